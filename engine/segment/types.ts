@@ -1,0 +1,85 @@
+/**
+ * Read-side contract between the segment codec (term dictionary, postings,
+ * norms, columns, stored fields) and the query layer (BM25 scorers, block-max
+ * WAND / MaxScore, phrase matching, filters, highlights).
+ *
+ * Doc ids are segment-local, dense, starting at 0, strictly increasing in
+ * every iterator. `NO_MORE_DOCS` ends an iteration.
+ */
+export const NO_MORE_DOCS = 0x7fffffff;
+
+/** Per-block upper bounds used for dynamic pruning (Lucene's "impacts"). */
+export interface Impact {
+  /** Highest term frequency of any doc in the block... */
+  freq: number;
+  /** ...paired with the smallest field length (decoded norm) among docs with that freq or more. */
+  norm: number;
+}
+
+export interface PostingsIterator {
+  /** Current doc, -1 before the first call to nextDoc/advance, NO_MORE_DOCS at the end. */
+  docID(): number;
+  nextDoc(): number;
+  /** First doc >= target (target > docID()). */
+  advance(target: number): number;
+  /** Term frequency in the current doc. */
+  freq(): number;
+  /** Positions of the term in the current doc, ascending (only when opened with positions). */
+  positions(): Int32Array;
+  /** Number of docs in the postings list (document frequency in this segment). */
+  cost(): number;
+  /**
+   * Move the block cursor (not the doc cursor) so that it covers `target`, and
+   * return the last doc id of that block (NO_MORE_DOCS when past the end).
+   */
+  advanceShallow(target: number): number;
+  /** Impacts of the block the shallow cursor is on. */
+  blockImpacts(): Impact[];
+}
+
+export interface TermStats {
+  /** Docs (in this segment, deleted ones included) that contain the term. */
+  docFreq: number;
+  /** Total occurrences of the term in the field. */
+  totalTermFreq: number;
+}
+
+export interface FieldStats {
+  /** Docs that have the field (deleted included). */
+  docCount: number;
+  /** Sum of the field lengths (deleted included); avgdl = sumTotalTermFreq / docCount. */
+  sumTotalTermFreq: number;
+}
+
+export interface SegmentReader {
+  /** Stable id of the segment (file name stem). */
+  readonly id: string;
+  /** Number of doc ids in the segment, deleted included. */
+  readonly maxDoc: number;
+  /** Live docs (maxDoc minus deletions of the snapshot this reader belongs to). */
+  readonly numDocs: number;
+
+  isDeleted(doc: number): boolean;
+
+  fieldStats(field: string): FieldStats | null;
+  termStats(field: string, term: string): TermStats | null;
+  /** Terms of a field in sorted order, optionally from a prefix. */
+  terms(field: string, prefix?: string): Iterable<string>;
+  postings(field: string, term: string, withPositions: boolean): PostingsIterator | null;
+  /** Decoded field length of `doc` (one-byte norm, lossy like Lucene's SmallFloat). */
+  fieldLength(field: string, doc: number): number;
+
+  /** Keyword column: the values of `field` for `doc` (empty when absent). */
+  keywords(field: string, doc: number): readonly string[];
+  /** Docs carrying `value` in keyword column `field`, ascending. */
+  keywordDocs(field: string, value: string): PostingsIterator | null;
+  /** Numeric column: the value of `field` for `doc`, or undefined. */
+  numeric(field: string, doc: number): number | undefined;
+
+  /** The document key (unique across the index among live docs). */
+  key(doc: number): string;
+  /** Stored fields of `doc` (decompressed on demand). */
+  stored(doc: number): Record<string, unknown>;
+  /** 64-bit near-duplicate signature (SimHash) of the doc's text. */
+  signature(doc: number): bigint;
+}

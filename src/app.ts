@@ -1,0 +1,94 @@
+/**
+ * The HTTP application: `createApp(services)` builds the Hono app from its
+ * dependencies. Cross-cutting concerns live here: request ids, access logs,
+ * the body-size limit, 404/405 for unknown routes and methods, and the single
+ * `onError` that maps typed errors to the spec's envelopes.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { RequestValidationError, SchemaError, ServiceError } from './errors.ts';
+import type { AppEnv } from './http/env.ts';
+import type { Services } from './services.ts';
+import { healthRoutes } from './routes/health.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function createApp(services: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { log, config } = services;
+
+  app.use('*', async (c, next) => {
+    const given = c.req.header('x-request-id');
+    const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    const reqLog = log.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', reqLog);
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', requestId);
+    reqLog.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: config.maxRequestBytes,
+      onError: (c) => c.json({ detail: `Request body exceeds the limit of ${config.maxRequestBytes} bytes` }, 413),
+    }),
+  );
+
+  app.route('/', healthRoutes());
+  // Route modules are mounted here, one per resource.
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+      c.header('Allow', allowed.join(', '));
+      return c.json({ detail: 'Method Not Allowed' }, 405);
+    }
+    return c.json({ detail: 'Not Found' }, 404);
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof RequestValidationError) return c.json({ detail: err.items }, 422);
+    if (err instanceof SchemaError) {
+      return c.json({ status: 'error', details: { error_code: err.code, message: err.message } }, 422);
+    }
+    if (err instanceof ServiceError) return c.json({ detail: err.message }, err.status as 400);
+    const requestId = c.get('requestId') ?? 'unknown';
+    (c.get('log') ?? log).error('unhandled error', { error: err, stack: err instanceof Error ? err.stack : undefined });
+    return c.json({ detail: `Internal Server Error (request id ${requestId}); safe to retry` }, 500);
+  });
+
+  return app;
+}
+
+/** Methods registered for a concrete path (used to tell 405 from 404). */
+function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    if (routePattern(route.path).test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods];
+}
+
+const patterns = new Map<string, RegExp>();
+function routePattern(path: string): RegExp {
+  let re = patterns.get(path);
+  if (!re) {
+    const body = path
+      .split('/')
+      .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    re = new RegExp(`^${body}/?$`);
+    patterns.set(path, re);
+  }
+  return re;
+}

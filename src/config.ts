@@ -1,0 +1,118 @@
+/**
+ * Service configuration: parsed once at start from environment variables with
+ * a valibot schema. Nothing else in the service reads `process.env`; every
+ * module receives the typed `Config` (or the part it needs) from `main.ts`.
+ */
+import * as v from 'valibot';
+
+const intFromEnv = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+$/, `${name} must be a whole number`),
+    v.transform(Number),
+    v.number(),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+
+const boolFromEnv = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], `${name} must be true or false`),
+    v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)),
+  );
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const MB = 1_000_000;
+
+/** The environment variables the service understands, with their defaults. */
+export const EnvSchema = v.object({
+  PORT: v.optional(intFromEnv('PORT', 0, 65535), '8080'),
+  HOST: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
+  ADMIN_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'ADMIN_KEY must have at least 16 characters'))),
+  COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
+  INDEXING_API_MAX_BINARY_BYTES: v.optional(intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000), String(100 * MB)),
+  MAX_REQUEST_BYTES: v.optional(intFromEnv('MAX_REQUEST_BYTES', 1024, 4_000_000_000)),
+  LOG_LEVEL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)), 'info'),
+  STATE_COMPACT_BYTES: v.optional(intFromEnv('STATE_COMPACT_BYTES', 4096), String(16 * 1024 * 1024)),
+  WEB_SEARCH_DEFAULT_MODE: v.optional(v.picklist(['search', 'context', 'engine2'], 'WEB_SEARCH_DEFAULT_MODE must be search, context or engine2'), 'search'),
+  BRAVE_API_KEY: v.optional(v.string()),
+  BRAVE_BASE_URL: v.optional(v.pipe(v.string(), v.url('BRAVE_BASE_URL must be a URL')), 'https://api.search.brave.com'),
+  SEARXNG_BASE_URL: v.optional(v.pipe(v.string(), v.url('SEARXNG_BASE_URL must be a URL'))),
+  CRAWLER_ALLOW_PRIVATE: v.optional(boolFromEnv('CRAWLER_ALLOW_PRIVATE'), 'false'),
+  CRAWLER_USER_AGENT: v.optional(v.string()),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Operator master key; when absent the server generates one on first start. */
+  adminKey?: string;
+  commitIntervalMs: number;
+  /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
+  maxBinaryBytes: number;
+  /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
+  maxRequestBytes: number;
+  logLevel: LogLevel;
+  /** Control-plane log size that triggers compaction into a snapshot. */
+  stateCompactBytes: number;
+  webSearch: {
+    defaultMode: 'search' | 'context' | 'engine2';
+    braveApiKey?: string;
+    braveBaseUrl: string;
+    searxngBaseUrl?: string;
+    allowPrivateAddresses: boolean;
+    userAgent?: string;
+  };
+}
+
+/** Variables whose values never appear in messages or logs. */
+const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY']);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse the environment; throws ConfigError with one readable line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.keys(EnvSchema.entries).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]),
+  );
+  const result = v.safeParse(EnvSchema, present);
+  if (!result.success) {
+    const lines = result.issues.map((issue) => {
+      const key = String(issue.path?.[0]?.key ?? '?');
+      const shown = SECRET_VARIABLES.has(key) ? '(value hidden)' : `(got ${JSON.stringify(present[key] ?? '')})`;
+      return `  ${key}: ${issue.message} ${shown}`;
+    });
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.output;
+  const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    adminKey: e.ADMIN_KEY,
+    commitIntervalMs: e.COMMIT_INTERVAL_MS,
+    maxBinaryBytes,
+    maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
+    logLevel: e.LOG_LEVEL,
+    stateCompactBytes: e.STATE_COMPACT_BYTES,
+    webSearch: {
+      defaultMode: e.WEB_SEARCH_DEFAULT_MODE,
+      braveApiKey: e.BRAVE_API_KEY,
+      braveBaseUrl: e.BRAVE_BASE_URL,
+      searxngBaseUrl: e.SEARXNG_BASE_URL,
+      allowPrivateAddresses: e.CRAWLER_ALLOW_PRIVATE,
+      userAgent: e.CRAWLER_USER_AGENT,
+    },
+  };
+}

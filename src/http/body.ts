@@ -1,0 +1,33 @@
+/**
+ * JSON request bodies: read once, parsed with errors in the Pydantic v2
+ * `json_invalid` shape, validated against a valibot schema. The size limit is
+ * enforced by the body-limit middleware in app.ts before this runs.
+ */
+import type { Context } from 'hono';
+import type * as v from 'valibot';
+import { RequestValidationError } from '../errors.ts';
+import { validate } from './validation.ts';
+
+/** Parse the body as JSON; an empty body is `undefined` (reported as a missing body). */
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const m = /position (\d+)/.exec(String((err as Error).message));
+    const pos = m ? Number(m[1]) : 0;
+    throw new RequestValidationError([
+      { type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } },
+    ]);
+  }
+}
+
+/** Read, parse and validate a JSON body. */
+export async function jsonBody<const S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const raw = await readJson(c);
+  if (raw === undefined) {
+    throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+  }
+  return validate(schema, raw, 'body');
+}

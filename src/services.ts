@@ -1,0 +1,15 @@
+/**
+ * The dependencies the HTTP layer is built from, wired by hand in main.ts
+ * (tests build their own, with fakes for external services).
+ */
+import type { Config } from './config.ts';
+import type { Logger } from './log.ts';
+import type { StateStore } from './state/store.ts';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  state: StateStore;
+  /** Wall clock in epoch milliseconds (injectable for expiry tests). */
+  now: () => number;
+}

@@ -1,0 +1,59 @@
+/** Configuration parsing: defaults, overrides, and readable failures that never echo secrets. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+test('defaults match the documented values', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.dataDir, './data');
+  assert.equal(c.adminKey, undefined);
+  assert.equal(c.commitIntervalMs, 1000);
+  assert.equal(c.maxBinaryBytes, 100_000_000);
+  assert.equal(c.logLevel, 'info');
+  assert.ok(c.maxRequestBytes > (c.maxBinaryBytes * 4) / 3, 'a maximal Base64 binary fits in a request');
+});
+
+test('variables override defaults', () => {
+  const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', COMMIT_INTERVAL_MS: '250', INDEXING_API_MAX_BINARY_BYTES: '1000', LOG_LEVEL: 'DEBUG' });
+  assert.equal(c.port, 9000);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.dataDir, '/tmp/x');
+  assert.equal(c.commitIntervalMs, 250);
+  assert.equal(c.maxBinaryBytes, 1000);
+  assert.equal(c.logLevel, 'debug');
+});
+
+test('empty strings count as unset', () => {
+  assert.equal(loadConfig({ PORT: '' }).port, 8080);
+});
+
+test('bad values fail fast with one readable line per variable', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', COMMIT_INTERVAL_MS: '-5' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /PORT: PORT must be a whole number \(got "eighty"\)/);
+      assert.match(err.message, /LOG_LEVEL: LOG_LEVEL must be one of/);
+      assert.match(err.message, /COMMIT_INTERVAL_MS/);
+      return true;
+    },
+  );
+});
+
+test('a bad ADMIN_KEY is reported without its value', () => {
+  assert.throws(
+    () => loadConfig({ ADMIN_KEY: 'short-secret' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /ADMIN_KEY/);
+      assert.doesNotMatch(err.message, /short-secret/);
+      return true;
+    },
+  );
+});
+
+test('PORT out of range is rejected', () => {
+  assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be at most 65535/);
+});
