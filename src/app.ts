@@ -9,7 +9,15 @@ import { bodyLimit } from 'hono/body-limit';
 import { RequestValidationError, SchemaError, ServiceError } from './errors.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Services } from './services.ts';
+import { adminAccountsRoutes } from './routes/admin.accounts.ts';
+import { adminKeysRoutes } from './routes/admin.keys.ts';
+import { adminServiceAccountsRoutes } from './routes/admin.service-accounts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { indexingDatasourceRoutes } from './routes/indexing.datasources.ts';
+import { indexingGroupRoutes } from './routes/indexing.groups.ts';
+import { indexingMembershipRoutes } from './routes/indexing.memberships.ts';
+import { indexingUserRoutes } from './routes/indexing.users.ts';
+import { webSearchRoutes } from './routes/web-search.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -43,7 +51,15 @@ export function createApp(services: Services): Hono<AppEnv> {
   );
 
   app.route('/', healthRoutes());
+  app.route('/', adminAccountsRoutes(services));
+  app.route('/', adminKeysRoutes(services));
+  app.route('/', adminServiceAccountsRoutes(services));
+  app.route('/', webSearchRoutes(services));
   // Route modules are mounted here, one per resource.
+  app.route('/api/indexing', indexingDatasourceRoutes(services));
+  app.route('/api/indexing', indexingUserRoutes(services));
+  app.route('/api/indexing', indexingGroupRoutes(services));
+  app.route('/api/indexing', indexingMembershipRoutes(services));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

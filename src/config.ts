@@ -47,6 +47,12 @@ export const EnvSchema = v.object({
   SEARXNG_BASE_URL: v.optional(v.pipe(v.string(), v.url('SEARXNG_BASE_URL must be a URL'))),
   CRAWLER_ALLOW_PRIVATE: v.optional(boolFromEnv('CRAWLER_ALLOW_PRIVATE'), 'false'),
   CRAWLER_USER_AGENT: v.optional(v.string()),
+  CRAWLER_MAX_BYTES: v.optional(intFromEnv('CRAWLER_MAX_BYTES', 1024, 100_000_000), '5000000'),
+  CRAWLER_MAX_REDIRECTS: v.optional(intFromEnv('CRAWLER_MAX_REDIRECTS', 0, 10), '5'),
+  CRAWLER_CONCURRENCY: v.optional(intFromEnv('CRAWLER_CONCURRENCY', 1, 256), '16'),
+  CRAWLER_PAGE_TIMEOUT_MS: v.optional(intFromEnv('CRAWLER_PAGE_TIMEOUT_MS', 100, 120_000), '8000'),
+  WEB_SEARCH_CONTENT_CHARS: v.optional(intFromEnv('WEB_SEARCH_CONTENT_CHARS', 100, 10_000_000), '6000'),
+  WEB_SEARCH_DEEP_CONTENT_CHARS: v.optional(intFromEnv('WEB_SEARCH_DEEP_CONTENT_CHARS', 100, 10_000_000), '100000'),
 });
 
 export interface Config {
@@ -70,6 +76,18 @@ export interface Config {
     searxngBaseUrl?: string;
     allowPrivateAddresses: boolean;
     userAgent?: string;
+    /** Largest page body the crawler reads (decompressed bytes); longer HTML/text is cut, longer PDF skipped. */
+    crawlMaxBytes: number;
+    /** Redirects followed per page (each hop re-checked against the address policy). */
+    crawlMaxRedirects: number;
+    /** Pages fetched at the same time by one request. */
+    crawlConcurrency: number;
+    /** Upper bound for one page fetch, below the request's own timeout. */
+    crawlPageTimeoutMs: number;
+    /** Characters of page content per result without `deep_search`. */
+    contentChars: number;
+    /** Characters of page content per result with `deep_search`. */
+    deepContentChars: number;
   };
 }
 
@@ -113,6 +131,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       searxngBaseUrl: e.SEARXNG_BASE_URL,
       allowPrivateAddresses: e.CRAWLER_ALLOW_PRIVATE,
       userAgent: e.CRAWLER_USER_AGENT,
+      crawlMaxBytes: e.CRAWLER_MAX_BYTES,
+      crawlMaxRedirects: e.CRAWLER_MAX_REDIRECTS,
+      crawlConcurrency: e.CRAWLER_CONCURRENCY,
+      crawlPageTimeoutMs: e.CRAWLER_PAGE_TIMEOUT_MS,
+      contentChars: e.WEB_SEARCH_CONTENT_CHARS,
+      deepContentChars: e.WEB_SEARCH_DEEP_CONTENT_CHARS,
     },
   };
 }

@@ -1,18 +1,24 @@
 /**
- * Entry point: parse the configuration, open the durable state, wire the
+ * Entry point: parse the configuration, open the durable state, make sure a
+ * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
- * SIGINT/SIGTERM. `npm start` runs this file.
+ * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
+ * SHUTDOWN_GRACE_MS, then close the state). `npm start` runs this file.
  */
 import { mkdirSync } from 'node:fs';
 import { serve } from '@hono/node-server';
+import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
 import { openState } from './state/open.ts';
 
+/** How long in-flight requests may take to finish after a stop signal. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -26,7 +32,17 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
 
   const state = await openState(config, log);
-  const services: Services = { config, log, state, now: () => Date.now() };
+  const now = () => Date.now();
+  const generated = await ensureMasterKey({ config, state, now });
+  if (generated !== undefined) {
+    // The only place a secret is ever printed; the log line carries no key.
+    process.stdout.write(masterKeyBanner(generated));
+    log.warn('generated a master key and printed it above, once; only its digest is stored');
+  } else if (config.adminKey === undefined) {
+    log.info('master key: using the generated key stored on first start (set ADMIN_KEY to replace it)');
+  }
+
+  const services: Services = { config, log, state, now };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -38,9 +54,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
-    server.close();
-    await state.close();
-    process.exit(0);
+    const force = setTimeout(() => {
+      log.warn('in-flight requests did not finish in time; closing anyway', { graceMs: SHUTDOWN_GRACE_MS });
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    await closed;
+    clearTimeout(force);
+    try {
+      await state.close();
+      log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      log.error('closing the state failed', { error: err });
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -5,6 +5,7 @@
 import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { StateStore } from './state/store.ts';
+import type { WebSearchService } from './websearch/types.ts';
 
 export interface Services {
   config: Config;
@@ -12,4 +13,6 @@ export interface Services {
   state: StateStore;
   /** Wall clock in epoch milliseconds (injectable for expiry tests). */
   now: () => number;
+  /** Web search (route and chat tool); when absent the route builds one from `config.webSearch`. */
+  webSearch?: WebSearchService;
 }

@@ -1,0 +1,142 @@
+/**
+ * Accounts and their personal API keys (domain functions, no HTTP): create,
+ * list and delete accounts; issue and revoke keys. Every function validates
+ * against the current state and commits one event without awaiting in
+ * between (the StateStore contract); it resolves once the event is durable.
+ * Errors are ServiceErrors (404 unknown, 409 duplicate, 403 not allowed).
+ */
+import { conflict, forbidden, notFound } from '../errors.ts';
+import type { Role } from '../http/env.ts';
+import type { StateStore } from '../state/store.ts';
+import { KEY_PREFIX, newId, newSecret, sha256, toHex } from './secrets.ts';
+import { accountsPart, commitAccounts, type AccountRecord, type KeyRecord } from './state.ts';
+
+/** What the account and key functions need. */
+export interface AccountsDeps {
+  state: StateStore;
+  /** Wall clock, epoch milliseconds. */
+  now: () => number;
+}
+
+export interface KeyView {
+  id: string;
+  kind: 'personal' | 'service';
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface AccountView {
+  id: string;
+  email: string;
+  name: string | null;
+  roles: Role[];
+  created_at: string;
+  keys: KeyView[];
+}
+
+/** A newly issued key: the only time its secret is returned. */
+export interface IssuedKey {
+  id: string;
+  key: string;
+  expires_at: string | null;
+}
+
+/** Trim and lowercase an email (the stored, compared form). */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function keyView(k: KeyRecord): KeyView {
+  return { id: k.id, kind: k.kind, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at };
+}
+
+/** Personal keys grouped by account id (one pass over all keys). */
+function keysByAccount(deps: AccountsDeps): Map<string, KeyView[]> {
+  const out = new Map<string, KeyView[]>();
+  for (const k of deps.state.get(accountsPart).keys.values()) {
+    if (k.kind !== 'personal') continue;
+    let list = out.get(k.owner_id);
+    if (!list) out.set(k.owner_id, (list = []));
+    list.push(keyView(k));
+  }
+  return out;
+}
+
+function accountView(a: AccountRecord, keys: KeyView[]): AccountView {
+  return { id: a.id, email: a.email, name: a.name, roles: [...a.roles], created_at: a.created_at, keys };
+}
+
+export function findAccount(deps: AccountsDeps, email: string): AccountRecord | undefined {
+  const s = deps.state.get(accountsPart);
+  const id = s.accountByEmail.get(normalizeEmail(email));
+  return id === undefined ? undefined : s.accounts.get(id);
+}
+
+export async function createAccount(
+  deps: AccountsDeps,
+  input: { email: string; name?: string | null; roles?: readonly Role[] },
+): Promise<AccountView> {
+  const email = normalizeEmail(input.email);
+  if (findAccount(deps, email)) throw conflict(`An account with email ${email} already exists`);
+  const roles = (['administrator', 'developer'] as const).filter((r) => input.roles?.includes(r));
+  const account: AccountRecord = { id: newId('acc_'), email, name: input.name ?? null, roles, created_at: iso(deps.now()) };
+  await commitAccounts(deps.state, { type: 'accounts.account_created', account });
+  return accountView(account, []);
+}
+
+/** Accounts ordered by email, each with its keys (never secrets). */
+export function listAccounts(deps: AccountsDeps): AccountView[] {
+  const keys = keysByAccount(deps);
+  return [...deps.state.get(accountsPart).accounts.values()]
+    .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))
+    .map((a) => accountView(a, keys.get(a.id) ?? []));
+}
+
+/** Delete an account and revoke every key it holds. */
+export async function deleteAccount(deps: AccountsDeps, email: string): Promise<{ email: string; revoked_keys: number }> {
+  const account = findAccount(deps, email);
+  if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  const live = [...deps.state.get(accountsPart).keys.values()].filter(
+    (k) => k.kind === 'personal' && k.owner_id === account.id && k.revoked_at === null,
+  ).length;
+  await commitAccounts(deps.state, { type: 'accounts.account_deleted', id: account.id, at: iso(deps.now()) });
+  return { email: account.email, revoked_keys: live };
+}
+
+/** Issue a personal key for an account; `expiresAt` (epoch ms) must be in the future (checked by the caller). */
+export async function createPersonalKey(deps: AccountsDeps, email: string, expiresAt: number | null): Promise<IssuedKey> {
+  const key = newSecret(KEY_PREFIX.personal);
+  const digest = toHex(await sha256(key));
+  const account = findAccount(deps, email);
+  if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  const record: KeyRecord = {
+    id: newId('key_'),
+    kind: 'personal',
+    owner_id: account.id,
+    digest,
+    created_at: iso(deps.now()),
+    expires_at: expiresAt === null ? null : iso(expiresAt),
+    revoked_at: null,
+  };
+  await commitAccounts(deps.state, { type: 'accounts.key_created', key: record });
+  return { id: record.id, key, expires_at: record.expires_at };
+}
+
+/**
+ * Revoke a key by id (idempotent: an already revoked key answers with its
+ * first revocation time). Service-account keys need `mayRevokeServiceKeys`.
+ */
+export async function revokeKey(
+  deps: AccountsDeps,
+  id: string,
+  opts: { mayRevokeServiceKeys: boolean },
+): Promise<KeyView> {
+  const key = deps.state.get(accountsPart).keys.get(id);
+  if (!key) throw notFound(`No key with id ${id}`);
+  if (key.kind === 'service' && !opts.mayRevokeServiceKeys) {
+    throw forbidden('Revoking a service-account key needs the master key or the administrator and developer roles');
+  }
+  if (key.revoked_at === null) await commitAccounts(deps.state, { type: 'accounts.key_revoked', id, at: iso(deps.now()) });
+  return keyView(deps.state.get(accountsPart).keys.get(id)!);
+}

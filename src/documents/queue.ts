@@ -1,0 +1,158 @@
+/**
+ * The durable document queue: an append-only log of indexing operations
+ * (upsert, delete, drop of a datasource), each with a sequence number. An
+ * operation is acknowledged to the client only after its record is written and
+ * fsynced (group commit). The engine's commit records the highest sequence
+ * number it contains, so after a crash exactly the operations after it are
+ * replayed: every acknowledged document is indexed once, none twice.
+ *
+ * Files: `<dir>/queue-<first seq>.bin`, framed records (length + xxhash64).
+ * A new file is started when the current one passes `rotateBytes`; a whole
+ * file is deleted once every operation in it is committed to the engine.
+ */
+import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../log.ts';
+import { fsyncDir, RecordLogWriter, replayFile } from '../storage/record-log.ts';
+
+export interface QueuedDocument {
+  datasource: string;
+  id: string;
+  title: string;
+  mime_type: string | null;
+  text_content: string | null;
+  binary_base64: string | null;
+  file_type: string;
+  path_preview: string | null;
+  path: string | null;
+  author: string | null;
+  last_modified: string | null;
+  sub: string | null;
+  sub_sub: string | null;
+  tokens: string[];
+  properties: { name: string; value: string | number | boolean; type: string; searchable: boolean }[];
+  /** Epoch ms when the push was acknowledged. */
+  received_at: number;
+}
+
+export type QueueOp =
+  | { op: 'upsert'; seq: number; doc: QueuedDocument }
+  | { op: 'delete'; seq: number; datasource: string; id: string }
+  | { op: 'drop_datasource'; seq: number; datasource: string };
+
+/** An operation before a sequence number is assigned. */
+export type NewQueueOp = QueueOp extends infer T ? (T extends QueueOp ? Omit<T, 'seq'> : never) : never;
+
+const FILE = /^queue-(\d{16})\.bin$/;
+const fileName = (firstSeq: number) => `queue-${String(firstSeq).padStart(16, '0')}.bin`;
+
+interface QueueFile {
+  firstSeq: number;
+  lastSeq: number;
+  path: string;
+}
+
+export class DocumentQueue {
+  private files: QueueFile[] = [];
+  private writer: RecordLogWriter | null = null;
+  private nextSeq: number;
+  private readonly encoder = new TextEncoder();
+
+  private constructor(
+    private readonly dir: string,
+    private readonly log: Logger,
+    private readonly rotateBytes: number,
+    lastSeq: number,
+  ) {
+    this.nextSeq = lastSeq + 1;
+  }
+
+  /** Open the queue directory and return every operation still on disk, in sequence order. */
+  static async open(dir: string, log: Logger, options: { rotateBytes?: number; minSeq?: number } = {}): Promise<{ queue: DocumentQueue; ops: QueueOp[] }> {
+    await mkdir(dir, { recursive: true });
+    const names = (await readdir(dir)).filter((n) => FILE.test(n)).sort();
+    const ops: QueueOp[] = [];
+    const files: QueueFile[] = [];
+    const decoder = new TextDecoder();
+    let lastSize = 0;
+    for (const name of names) {
+      const path = join(dir, name);
+      const replay = await replayFile(path, log);
+      const firstSeq = Number(FILE.exec(name)![1]);
+      let lastSeq = firstSeq - 1;
+      for (const rec of replay.records) {
+        const op = JSON.parse(decoder.decode(rec)) as QueueOp;
+        ops.push(op);
+        lastSeq = op.seq;
+      }
+      files.push({ firstSeq, lastSeq, path });
+      lastSize = replay.size;
+    }
+    const lastSeq = Math.max(options.minSeq ?? 0, ops.length ? ops[ops.length - 1].seq : 0, files.length ? files[files.length - 1].lastSeq : 0);
+    const queue = new DocumentQueue(dir, log, options.rotateBytes ?? 64 * 1024 * 1024, lastSeq);
+    queue.files = files;
+    const last = files[files.length - 1];
+    if (last && lastSize < queue.rotateBytes) queue.writer = new RecordLogWriter(last.path, { size: lastSize });
+    return { queue, ops };
+  }
+
+  /** The sequence number the next operation gets. */
+  get next(): number {
+    return this.nextSeq;
+  }
+
+  /**
+   * Assign the next sequence number and append; `durable` resolves once the
+   * record is fsynced. Sequence numbers follow call order.
+   */
+  append(op: NewQueueOp): { seq: number; durable: Promise<void>; op: QueueOp } {
+    const seq = this.nextSeq++;
+    const full = { ...op, seq } as QueueOp;
+    const writer = this.currentWriter(seq);
+    const durable = writer.append(this.encoder.encode(JSON.stringify(full)));
+    this.files[this.files.length - 1].lastSeq = seq;
+    return { seq, durable, op: full };
+  }
+
+  /** Delete every file whose operations are all at or below `seq` (committed to the engine). */
+  async releaseThrough(seq: number): Promise<void> {
+    const current = this.writer ? this.files[this.files.length - 1] : undefined;
+    if (current && current.lastSeq <= seq) {
+      // Fully drained: later appends start a new file, so the current one can go too.
+      const w = this.writer!;
+      this.writer = null;
+      await w.close();
+    }
+    const drop = this.files.filter((f) => f.lastSeq <= seq && (f !== this.files[this.files.length - 1] || this.writer === null));
+    if (drop.length === 0) return;
+    this.files = this.files.filter((f) => !drop.includes(f));
+    for (const f of drop) {
+      try {
+        await unlink(f.path);
+      } catch (err) {
+        this.log.warn('could not remove a drained queue file', { file: f.path, error: err });
+      }
+    }
+    await fsyncDir(this.dir);
+  }
+
+  /** Files currently on disk (diagnostics and tests). */
+  get fileCount(): number {
+    return this.files.length;
+  }
+
+  async close(): Promise<void> {
+    await this.writer?.close();
+    this.writer = null;
+  }
+
+  private currentWriter(seq: number): RecordLogWriter {
+    if (this.writer && this.writer.size < this.rotateBytes) return this.writer;
+    const previous = this.writer;
+    const path = join(this.dir, fileName(seq));
+    // The new file's first write waits until everything before it is durable, so order holds across files.
+    this.writer = new RecordLogWriter(path, { after: previous ? previous.drained().then(() => previous.close()) : undefined });
+    this.files.push({ firstSeq: seq, lastSeq: seq - 1, path });
+    return this.writer;
+  }
+}

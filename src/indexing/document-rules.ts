@@ -1,0 +1,89 @@
+/**
+ * The rules a document must meet against its datasource's definitions
+ * (spec, Document and Errors): sub references and custom properties. Throws
+ * SchemaError with the spec's error codes (422 service-layer envelope; a
+ * `failed` entry in bulk). For the documents pipeline; pure functions.
+ */
+import { SchemaError } from '../errors.ts';
+import { compoundSubValue } from './names.ts';
+import type { DatasourceRecord, PropertyDefinition } from './state.ts';
+
+export interface SubBinding {
+  data_source_sub?: string;
+  data_source_sub_sub?: string;
+  /** Compound filter values (`ds__sub`, `ds__sub__child`) for the index. */
+  sub_value?: string;
+  sub_sub_value?: string;
+}
+
+/** Check `data_source_sub` / `data_source_sub_sub`; a child key sent alone has its parent inferred when unique. */
+export function resolveSubReference(record: DatasourceRecord, sub?: string, subSub?: string): SubBinding {
+  const ds = record.name;
+  if (sub === undefined && subSub === undefined) return {};
+  const topLevel = record.subs.filter((s) => s.parent_key === undefined);
+  if (sub !== undefined) {
+    if (!topLevel.some((s) => s.key === sub)) {
+      throw new SchemaError('INVALID_DATA_SOURCE_SUB', `data_source_sub '${sub}' matches no top-level sub of datasource '${ds}'`);
+    }
+    if (subSub === undefined) return { data_source_sub: sub, sub_value: compoundSubValue(ds, sub) };
+    if (!record.subs.some((s) => s.parent_key === sub && s.key === subSub)) {
+      throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${subSub}' is not a child of '${sub}' in datasource '${ds}'`);
+    }
+    return { data_source_sub: sub, data_source_sub_sub: subSub, sub_value: compoundSubValue(ds, sub), sub_sub_value: compoundSubValue(ds, subSub, sub) };
+  }
+  const child = subSub!;
+  if (record.subs.length === 0) {
+    throw new SchemaError('INVALID_DATA_SOURCE_SUB', `datasource '${ds}' declares no subs; data_source_sub_sub '${child}' matches no top-level sub`);
+  }
+  const parents = record.subs.filter((s) => s.parent_key !== undefined && s.key === child).map((s) => s.parent_key!);
+  if (parents.length === 0) {
+    throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${child}' is not a child sub of datasource '${ds}'`);
+  }
+  if (parents.length > 1) {
+    throw new SchemaError(
+      'AMBIGUOUS_DATA_SOURCE_SUB_SUB',
+      `data_source_sub_sub '${child}' exists under several parents (${parents.join(', ')}); send data_source_sub too`,
+    );
+  }
+  const parent = parents[0];
+  return { data_source_sub: parent, data_source_sub_sub: child, sub_value: compoundSubValue(ds, parent), sub_sub_value: compoundSubValue(ds, child, parent) };
+}
+
+/** Every property definition of the datasource by name (names have one type across object definitions). */
+export function propertyDefinitions(record: DatasourceRecord): Map<string, PropertyDefinition> {
+  const out = new Map<string, PropertyDefinition>();
+  for (const def of record.object_definitions) for (const p of def.property_definitions) if (!out.has(p.name)) out.set(p.name, p);
+  return out;
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Whether `value` is acceptable JSON for `type` (spec, accepted JSON values per property_type). */
+export function matchesPropertyType(type: PropertyDefinition['property_type'], value: unknown): boolean {
+  switch (type) {
+    case 'TEXT':
+      return typeof value === 'string';
+    case 'INTEGER':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'DATE':
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value)));
+    case 'BOOLEAN':
+      return typeof value === 'boolean';
+  }
+}
+
+/** Check `custom_properties` against the datasource's property definitions. */
+export function checkCustomProperties(record: DatasourceRecord, props: readonly { name: string; value: unknown }[]): void {
+  if (props.length === 0) return;
+  const defs = propertyDefinitions(record);
+  if (defs.size === 0) {
+    throw new SchemaError('NO_PROPERTY_DEFINITIONS', `datasource '${record.name}' has no property definitions but the document has custom_properties`);
+  }
+  for (const p of props) {
+    const def = defs.get(p.name);
+    if (!def) throw new SchemaError('UNKNOWN_PROPERTY', `custom property '${p.name}' matches no property definition of datasource '${record.name}'`);
+    if (!matchesPropertyType(def.property_type, p.value)) {
+      throw new SchemaError('INVALID_PROPERTY_TYPE', `custom property '${p.name}' must be ${def.property_type}, got ${JSON.stringify(p.value)}`);
+    }
+  }
+}

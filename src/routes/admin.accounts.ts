@@ -1,0 +1,33 @@
+/**
+ * Admin API, accounts: create, list and delete accounts (master key or an
+ * administrator account). Deleting an account revokes its keys.
+ *   POST   /api/admin/accounts          {email, name?, roles?} -> account
+ *   GET    /api/admin/accounts          -> {accounts: [account with keys, no secrets]}
+ *   DELETE /api/admin/accounts/{email}  -> {email, deleted: true, revoked_keys}
+ */
+import { Hono } from 'hono';
+import { createAccount, deleteAccount, listAccounts } from '../accounts/accounts.ts';
+import { requireAdmin } from '../auth/middleware.ts';
+import { jsonBody } from '../http/body.ts';
+import type { AppEnv } from '../http/env.ts';
+import type { Services } from '../services.ts';
+import { CreateAccountBody } from './admin.schemas.ts';
+
+export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const admin = requireAdmin(services);
+
+  app.post('/api/admin/accounts', admin, async (c) => {
+    const body = await jsonBody(c, CreateAccountBody);
+    return c.json(await createAccount(services, body));
+  });
+
+  app.get('/api/admin/accounts', admin, (c) => c.json({ accounts: listAccounts(services) }));
+
+  app.delete('/api/admin/accounts/:email', admin, async (c) => {
+    const result = await deleteAccount(services, c.req.param('email'));
+    return c.json({ email: result.email, deleted: true, revoked_keys: result.revoked_keys });
+  });
+
+  return app;
+}

@@ -1,0 +1,33 @@
+/**
+ * Admin API, personal keys (master key or an administrator account):
+ *   POST   /api/admin/accounts/{email}/keys  {expires_at?} -> {id, key, expires_at}
+ *          (the secret `key` appears only in this response)
+ *   DELETE /api/admin/keys/{id}  -> {id, kind, created_at, expires_at, revoked_at}
+ *          revokes a key (idempotent); a service-account key additionally needs
+ *          the master key or the administrator and developer roles.
+ */
+import { Hono } from 'hono';
+import { createPersonalKey, revokeKey } from '../accounts/accounts.ts';
+import { canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
+import { readJson } from '../http/body.ts';
+import type { AppEnv } from '../http/env.ts';
+import { validate } from '../http/validation.ts';
+import type { Services } from '../services.ts';
+import { createKeyBody } from './admin.schemas.ts';
+
+export function adminKeysRoutes(services: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const admin = requireAdmin(services);
+
+  app.post('/api/admin/accounts/:email/keys', admin, async (c) => {
+    const body = validate(createKeyBody(services.now), (await readJson(c)) ?? {}, 'body');
+    return c.json(await createPersonalKey(services, c.req.param('email'), body.expires_at ?? null));
+  });
+
+  app.delete('/api/admin/keys/:id', admin, async (c) => {
+    const mayRevokeServiceKeys = canManageServiceAccounts(c.get('principal'));
+    return c.json(await revokeKey(services, c.req.param('id'), { mayRevokeServiceKeys }));
+  });
+
+  return app;
+}

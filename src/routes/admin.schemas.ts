@@ -1,0 +1,62 @@
+/**
+ * Request schemas shared by the admin route modules (valibot, reported in the
+ * Pydantic v2 shape by src/http/validation.ts). `expires_at` accepts ISO 8601
+ * date-times (`2030-01-31T12:00:00Z`, an offset, or none meaning UTC, or a bare
+ * date) and must lie in the future; it is turned into epoch milliseconds.
+ */
+import * as v from 'valibot';
+import { ROLES } from '../accounts/state.ts';
+import { pyIssue } from '../http/validation.ts';
+
+const ISO = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/** Parse an ISO 8601 timestamp to epoch ms; undefined when malformed. */
+export function parseTimestamp(text: string): number | undefined {
+  const m = ISO.exec(text.trim());
+  if (!m) return undefined;
+  const [, date, hm, sec, frac, zone] = m;
+  if (!hm) return zone ? undefined : Date.parse(`${date}T00:00:00Z`);
+  const tz = !zone || zone === 'z' || zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  const ms = Date.parse(`${date}T${hm}:${sec ?? '00'}${frac ? '.' + frac.slice(0, 3).padEnd(3, '0') : ''}${tz}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Optional `expires_at`: ISO 8601, in the future (relative to `now()` at validation). */
+export function expiresAtSchema(now: () => number) {
+  return v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.check((s) => parseTimestamp(s) !== undefined, pyIssue('datetime_parsing', 'Input should be a valid datetime')),
+        v.check((s) => {
+          const ms = parseTimestamp(s);
+          return ms === undefined || ms > now();
+        }, pyIssue('datetime_future', 'Input should be in the future')),
+        v.transform((s) => parseTimestamp(s) as number),
+      ),
+    ),
+  );
+}
+
+export const EmailSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(320),
+  v.check((s) => s.length > 0, pyIssue('value_error', 'value is not a valid email address: The email address is empty.')),
+  v.email(),
+);
+
+export const CreateAccountBody = v.strictObject({
+  email: EmailSchema,
+  name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200)))),
+  roles: v.optional(v.array(v.picklist(ROLES)), []),
+});
+
+export const createKeyBody = (now: () => number) => v.strictObject({ expires_at: expiresAtSchema(now) });
+
+export const createServiceAccountBody = (now: () => number) =>
+  v.strictObject({
+    name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(128)),
+    expires_at: expiresAtSchema(now),
+  });

@@ -1,0 +1,9 @@
+/**
+ * Every state part of the service, in one list: `openState` registers these,
+ * and tests open a StateStore over a MemoryJournal with the same list.
+ */
+import { accountsPart } from '../accounts/state.ts';
+import { indexingPart } from '../indexing/state.ts';
+import type { StatePart } from './store.ts';
+
+export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart];

@@ -1,0 +1,224 @@
+/**
+ * The crawler's fetch: one page over node:http/https with the SSRF policy
+ * applied to the resolved address of every hop. Host names are resolved by a
+ * custom `lookup` that checks every address and hands exactly those checked
+ * addresses to the socket (no second resolution, so DNS rebinding cannot swap
+ * them); IP literals are checked before connecting. Sockets are never pooled,
+ * so no connection made under one check is reused for another. Redirects are followed by
+ * hand (at most `maxRedirects`), each new URL checked again. The body is
+ * streamed, decompressed (gzip, deflate, br) and cut at `maxBytes`.
+ *
+ * Errors are CrawlError with a `code`; nothing else escapes `fetchPage`.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { type AddressPolicy, isForbiddenHostName } from './ssrf.ts';
+
+export type CrawlErrorCode =
+  | 'BAD_URL'
+  | 'BLOCKED_ADDRESS'
+  | 'TOO_MANY_REDIRECTS'
+  | 'HTTP_STATUS'
+  | 'UNSUPPORTED_TYPE'
+  | 'TOO_LARGE'
+  | 'NETWORK'
+  | 'ABORTED';
+
+export class CrawlError extends Error {
+  override name = 'CrawlError';
+  constructor(
+    readonly code: CrawlErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Media types the crawler reads; anything else is UNSUPPORTED_TYPE. */
+export const READABLE_TYPES = new Set(['text/html', 'application/xhtml+xml', 'text/plain', 'application/pdf']);
+
+export interface FetchOptions {
+  userAgent: string;
+  policy: AddressPolicy;
+  /** Largest decompressed body read; text is cut there, other types fail with TOO_LARGE. */
+  maxBytes: number;
+  maxRedirects: number;
+  /** Aborts the fetch (deadline of the request or of the page). */
+  signal: AbortSignal;
+}
+
+export interface FetchedPage {
+  /** Final URL after redirects. */
+  url: string;
+  mediaType: string;
+  charset?: string;
+  body: Uint8Array;
+  /** True when the body was cut at maxBytes. */
+  truncated: boolean;
+}
+
+interface Hop {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  res: http.IncomingMessage;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A `lookup` for http.request that refuses host names resolving to a refused address. */
+function checkedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err);
+      for (const a of addresses) {
+        const refused = policy(a.address);
+        if (refused) {
+          return callback(new CrawlError('BLOCKED_ADDRESS', `${hostname} resolves to a ${refused} address (${a.address})`));
+        }
+      }
+      if (addresses.length === 0) return callback(new CrawlError('NETWORK', `${hostname} has no address`));
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+/** Validate a URL for crawling: http(s), no credentials, host not refused by name or literal address. */
+export function checkUrl(raw: string, policy: AddressPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CrawlError('BAD_URL', `not a URL: ${raw.slice(0, 200)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CrawlError('BAD_URL', `unsupported scheme ${url.protocol}`);
+  if (url.username || url.password) throw new CrawlError('BAD_URL', 'URLs with credentials are not fetched');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isForbiddenHostName(host)) throw new CrawlError('BLOCKED_ADDRESS', `host ${host} is not fetched`);
+  if (isIP(host)) {
+    const refused = policy(host);
+    if (refused) throw new CrawlError('BLOCKED_ADDRESS', `${host} is a ${refused} address`);
+  }
+  return url;
+}
+
+function requestOnce(url: URL, opts: FetchOptions): Promise<Hop> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    const req = mod.request(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          'user-agent': opts.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+        lookup: checkedLookup(opts.policy) as never,
+        // No pooled sockets: every connection goes through the checked lookup of this fetch's policy.
+        agent: false,
+        signal: opts.signal,
+      },
+      (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, res }),
+    );
+    req.on('error', (err) => reject(err));
+    req.end();
+  });
+}
+
+function toCrawlError(err: unknown, signal: AbortSignal): CrawlError {
+  if (err instanceof CrawlError) return err;
+  if (signal.aborted) return new CrawlError('ABORTED', 'fetch aborted (timeout)');
+  const e = err as { code?: string; message?: string };
+  return new CrawlError('NETWORK', `${e.code ?? 'error'}: ${String(e.message ?? err).slice(0, 200)}`);
+}
+
+function parseContentType(value: string | undefined): { mediaType: string; charset?: string } {
+  if (!value) return { mediaType: '' };
+  const [type, ...params] = value.split(';');
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";]+)"?/i.exec(p)?.[1]).find(Boolean);
+  return { mediaType: type.trim().toLowerCase(), charset };
+}
+
+function decoder(encoding: string | undefined): Readable | null {
+  const e = (encoding ?? '').trim().toLowerCase();
+  if (e === '' || e === 'identity') return null;
+  if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
+  if (e === 'deflate') return zlib.createInflate();
+  if (e === 'br') return zlib.createBrotliDecompress();
+  throw new CrawlError('UNSUPPORTED_TYPE', `unsupported content encoding ${e}`);
+}
+
+/** Read at most `max` bytes of a (decompressed) response body; an abort of `signal` ends the read. */
+async function readCapped(res: http.IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Uint8Array; truncated: boolean }> {
+  const dec = decoder(res.headers['content-encoding']);
+  // pipeline() forwards errors and destruction of the response to the decoder, so a read never hangs.
+  const stream: Readable = dec ? pipeline(res, dec as zlib.Gunzip, () => {}) : res;
+  const onAbort = () => stream.destroy(new CrawlError('ABORTED', 'fetch aborted (timeout)'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > max) {
+        chunks.push(buf.subarray(0, max - size));
+        size = max;
+        truncated = true;
+        break; // leaving the loop destroys the stream (and through pipeline the response)
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (truncated) res.destroy();
+  }
+  return { body: Buffer.concat(chunks, size), truncated };
+}
+
+/** Fetch one page under the SSRF policy; throws CrawlError. */
+export async function fetchPage(rawUrl: string, opts: FetchOptions): Promise<FetchedPage> {
+  let url = checkUrl(rawUrl, opts.policy);
+  for (let hop = 0; ; hop++) {
+    let r: Hop;
+    try {
+      r = await requestOnce(url, opts);
+    } catch (err) {
+      throw toCrawlError(err, opts.signal);
+    }
+    if (REDIRECTS.has(r.status) && r.headers.location) {
+      r.res.destroy();
+      if (hop >= opts.maxRedirects) throw new CrawlError('TOO_MANY_REDIRECTS', `more than ${opts.maxRedirects} redirects`);
+      url = checkUrl(new URL(r.headers.location, url).href, opts.policy);
+      continue;
+    }
+    try {
+      if (r.status < 200 || r.status > 299) throw new CrawlError('HTTP_STATUS', `HTTP ${r.status}`);
+      let { mediaType, charset } = parseContentType(r.headers['content-type']);
+      if (mediaType !== '' && !READABLE_TYPES.has(mediaType)) {
+        throw new CrawlError('UNSUPPORTED_TYPE', `content type ${mediaType} is not read`);
+      }
+      const { body, truncated } = await readCapped(r.res, opts.maxBytes, opts.signal);
+      if (mediaType === '') mediaType = sniffType(body);
+      if (truncated && mediaType === 'application/pdf') throw new CrawlError('TOO_LARGE', `PDF larger than ${opts.maxBytes} bytes`);
+      return { url: url.href, mediaType, charset, body, truncated };
+    } catch (err) {
+      r.res.destroy();
+      throw toCrawlError(err, opts.signal);
+    }
+  }
+}
+
+/** Media type of a body served without Content-Type. */
+function sniffType(body: Uint8Array): string {
+  const head = Buffer.from(body.subarray(0, 512)).toString('latin1').trimStart().toLowerCase();
+  if (head.startsWith('%pdf-')) return 'application/pdf';
+  if (head.startsWith('<')) return 'text/html';
+  throw new CrawlError('UNSUPPORTED_TYPE', 'content type missing and not recognisable');
+}

@@ -1,0 +1,98 @@
+/**
+ * A small, forgiving HTML tree builder for main-content extraction: elements
+ * keep their tag, the attributes that matter for boilerplate detection (id,
+ * class, role, hidden, aria-hidden) and their children; text is entity-decoded.
+ * Raw-text elements (script, style, ...) are skipped whole; `<title>` and the
+ * meta description are collected on the way. Unknown close tags are ignored and
+ * a close tag closes every element opened after its match, as browsers do.
+ *
+ * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored.
+ */
+import { decodeEntities } from '../../extractors/formats/html-entities.ts';
+
+export interface HtmlElement {
+  tag: string;
+  attrs: Record<string, string>;
+  children: HtmlNode[];
+}
+export type HtmlNode = HtmlElement | string;
+
+export interface ParsedHtml {
+  root: HtmlElement;
+  title?: string;
+  description?: string;
+}
+
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
+/** Elements whose content is never page text; skipped up to their close tag. */
+const RAW = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'svg', 'math']);
+const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
+
+const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+const ATTR_RE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
+
+function parseAttrs(raw: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  ATTR_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ATTR_RE.exec(raw)) !== null) {
+    const name = m[1].toLowerCase();
+    if (KEPT_ATTRS.has(name)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+  }
+  return attrs;
+}
+
+const clean = (s: string) => decodeEntities(s).replace(/\s+/g, ' ').trim();
+
+/** Build the tree of `html`; never throws. */
+export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
+  const root: HtmlElement = { tag: '#root', attrs: {}, children: [] };
+  const stack: HtmlElement[] = [root];
+  let title: string | undefined;
+  let description: string | undefined;
+  let ogTitle: string | undefined;
+  let nodes = 0;
+  let last = 0;
+  const addText = (raw: string) => {
+    if (!raw) return;
+    stack[stack.length - 1].children.push(decodeEntities(raw));
+    nodes++;
+  };
+  TAG_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while (nodes < maxNodes && (m = TAG_RE.exec(html)) !== null) {
+    addText(html.slice(last, m.index));
+    last = TAG_RE.lastIndex;
+    const name = m[2]?.toLowerCase();
+    if (!name) continue; // comment, doctype, processing instruction
+    if (m[1] === '/') {
+      const at = stack.map((e) => e.tag).lastIndexOf(name);
+      if (at > 0) stack.length = at;
+      continue;
+    }
+    if (name === 'title' || RAW.has(name)) {
+      const closeRe = new RegExp(`</${name}[\\s>/]`, 'gi');
+      closeRe.lastIndex = last;
+      const end = closeRe.exec(html)?.index ?? -1;
+      const stop = end < 0 ? html.length : end;
+      if (name === 'title' && title === undefined) title = clean(html.slice(last, stop));
+      const close = end < 0 ? html.length : html.indexOf('>', end);
+      last = close < 0 ? html.length : close + 1;
+      TAG_RE.lastIndex = last;
+      continue;
+    }
+    const attrs = parseAttrs(m[3] ?? '');
+    if (name === 'meta') {
+      const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
+      if ((key === 'description' || key === 'og:description') && attrs.content && !description) description = clean(attrs.content);
+      if (key === 'og:title' && attrs.content) ogTitle = clean(attrs.content);
+      continue;
+    }
+    const el: HtmlElement = { tag: name, attrs, children: [] };
+    stack[stack.length - 1].children.push(el);
+    nodes++;
+    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) stack.push(el);
+  }
+  if (nodes < maxNodes) addText(html.slice(last));
+  return { root, title: title || ogTitle || undefined, description };
+}

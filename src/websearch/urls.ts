@@ -1,0 +1,61 @@
+/**
+ * URL helpers of web search: the `sites` restriction (host names parsed from
+ * what the caller wrote, `site:` operators added to the query, hits filtered
+ * by host with subdomains allowed) and the normalised URL used to remove
+ * duplicates across queries.
+ */
+
+/** The host name of a `sites` entry (`example.com`, `https://www.example.com/path`, `*.example.com`), or null. */
+export function siteHost(entry: string): string | null {
+  let s = entry.trim().toLowerCase();
+  if (s.startsWith('*.')) s = s.slice(2);
+  if (s.startsWith('site:')) s = s.slice(5);
+  if (!s) return null;
+  try {
+    const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//.test(s) ? s : `http://${s}`).hostname.replace(/\.$/, '');
+    return /^[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(host) ? host.replace(/^www\./, '') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `url`'s host is one of `hosts` or a subdomain of one (an empty list allows every host). */
+export function hostAllowed(url: string, hosts: readonly string[]): boolean {
+  if (hosts.length === 0) return true;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
+/** The query with `site:` operators for `hosts` (OR-ed when several). */
+export function withSites(query: string, hosts: readonly string[]): string {
+  if (hosts.length === 0) return query;
+  const ops = hosts.map((h) => `site:${h}`);
+  return `${query} ${ops.length === 1 ? ops[0] : `(${ops.join(' OR ')})`}`;
+}
+
+const TRACKING = /^(utm_\w+|gclid|fbclid|mc_cid|mc_eid|ref_src)$/i;
+
+/**
+ * Normalised form for duplicate detection: lower-case scheme and host without
+ * `www.`, default port and fragment dropped, tracking parameters removed,
+ * remaining parameters sorted, trailing slash of the path removed. http and
+ * https count as the same page.
+ */
+export function normaliseUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    const params = [...u.searchParams].filter(([k]) => !TRACKING.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
+    const host = u.hostname.replace(/^www\./, '');
+    const port = u.port && !['80', '443'].includes(u.port) ? `:${u.port}` : '';
+    const path = u.pathname.replace(/\/+$/, '') || '';
+    return `${host}${port}${path}${query}`;
+  } catch {
+    return raw.trim();
+  }
+}
