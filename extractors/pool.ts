@@ -1,0 +1,203 @@
+/**
+ * Worker-thread pool for extraction. Each job runs in a worker so a hostile document cannot
+ * stall the caller's event loop: the wall-time limit is enforced by terminating the worker
+ * (TIMEOUT) and starting a replacement; a worker out of memory under resourceLimits fails its
+ * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. The queue is bounded:
+ * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Idle workers are unref'd
+ * so an idle pool never keeps the process alive.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { ExtractionError } from './errors.ts';
+import type { ExtractionErrorCode } from './errors.ts';
+import type { ExtractLimits, Extraction } from './types.ts';
+import type { WorkerRequest } from './worker.ts';
+
+export interface PoolOptions {
+  /** Number of workers; default os.availableParallelism() (2 when unknown). */
+  size?: number;
+  /** Maximum jobs waiting for a worker; default 256. */
+  maxQueue?: number;
+  /** V8 old-generation heap cap per worker in MB; default 2048. */
+  maxHeapMb?: number;
+  /** Worker module speaking the worker.ts protocol; default ./worker.ts (tests substitute their own). */
+  workerUrl?: URL;
+}
+
+export interface PoolJob {
+  bytes: Uint8Array;
+  mediaType: string;
+  params: Record<string, string>;
+  fileName?: string;
+  limits: ExtractLimits;
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  id: number;
+  job: PoolJob;
+  resolve: (e: Extraction) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  current: Pending | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  onAbort: (() => void) | null;
+}
+
+const WORKER_URL = new URL('./worker.ts', import.meta.url);
+
+/**
+ * Workers are started from a data: URL bootstrap that registers tsx inside the worker and
+ * then imports the TypeScript worker module (`execArgv: ['--import', 'tsx']` does not apply
+ * loader hooks to a worker's .ts entry on Node 20).
+ */
+function bootstrapUrl(workerUrl: URL): URL {
+  const api = import.meta.resolve('tsx/esm/api');
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(workerUrl.href)});`;
+  return new URL('data:text/javascript,' + encodeURIComponent(code));
+}
+
+export class ExtractionPool {
+  readonly size: number;
+  private readonly maxQueue: number;
+  private readonly maxHeapMb: number;
+  private readonly workerUrl: URL;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Number of workers replaced after a timeout, abort or crash (for monitoring and tests). */
+  replacements = 0;
+
+  constructor(options: PoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? (availableParallelism?.() || 2));
+    this.maxQueue = options.maxQueue ?? 256;
+    this.maxHeapMb = options.maxHeapMb ?? 2048;
+    this.workerUrl = options.workerUrl ?? WORKER_URL;
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(bootstrapUrl(this.workerUrl), {
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+    });
+    const slot: Slot = { worker, current: null, timer: null, onAbort: null };
+    worker.on('message', (msg: { id: number; ok: boolean; result?: Extraction; error?: { code: ExtractionErrorCode; message: string } }) => {
+      const job = slot.current;
+      if (!job || job.id !== msg.id) return;
+      this.release(slot);
+      if (msg.ok) job.resolve(msg.result!);
+      else job.reject(new ExtractionError(msg.error!.code, msg.error!.message));
+      this.pump();
+    });
+    worker.on('error', (err) => {
+      const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.fail(slot, oom
+        ? new ExtractionError('TOO_LARGE', `extraction exceeded the worker memory limit of ${this.maxHeapMb} MB`)
+        : new ExtractionError('CORRUPT', `extraction worker crashed: ${err.message}`));
+    });
+    worker.on('exit', () => this.fail(slot, new ExtractionError('CORRUPT', 'extraction worker exited unexpectedly')));
+    worker.unref();
+    return slot;
+  }
+
+  private release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    if (slot.onAbort && slot.current?.job.signal) slot.current.job.signal.removeEventListener('abort', slot.onAbort);
+    slot.timer = null;
+    slot.onAbort = null;
+    slot.current = null;
+    slot.worker.unref();
+  }
+
+  /** Fails the slot's job (if any) and replaces its worker. */
+  private fail(slot: Slot, error: ExtractionError): void {
+    const idx = this.slots.indexOf(slot);
+    if (idx < 0) return; // already replaced
+    const job = slot.current;
+    this.release(slot);
+    this.slots.splice(idx, 1);
+    slot.worker.removeAllListeners('exit');
+    slot.worker.on('error', () => undefined);
+    void slot.worker.terminate();
+    if (!this.closed) {
+      this.replacements++;
+      this.slots.push(this.spawn());
+    }
+    job?.reject(error);
+    this.pump();
+  }
+
+  /** Runs one extraction in a worker. */
+  run(job: PoolJob): Promise<Extraction> {
+    if (this.closed) return Promise.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
+    if (job.signal?.aborted) return Promise.reject(new ExtractionError('ABORTED', 'extraction aborted'));
+    if (this.queue.length >= this.maxQueue) {
+      return Promise.reject(new ExtractionError('OVERLOADED', `extraction queue is full (${this.maxQueue} waiting)`));
+    }
+    return new Promise<Extraction>((resolve, reject) => {
+      const pending: Pending = { id: this.nextId++, job, resolve, reject };
+      this.queue.push(pending);
+      job.signal?.addEventListener('abort', () => {
+        const i = this.queue.indexOf(pending);
+        if (i >= 0) {
+          this.queue.splice(i, 1);
+          reject(new ExtractionError('ABORTED', 'extraction aborted'));
+        }
+      }, { once: true });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.current) continue;
+      const next = this.queue.shift();
+      if (!next) return;
+      this.dispatch(slot, next);
+    }
+  }
+
+  private dispatch(slot: Slot, pending: Pending): void {
+    const { job } = pending;
+    slot.current = pending;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => {
+      this.fail(slot, new ExtractionError('TIMEOUT', `extraction exceeded the wall-time limit of ${job.limits.timeoutMs} ms`));
+    }, job.limits.timeoutMs);
+    if (job.signal) {
+      slot.onAbort = () => this.fail(slot, new ExtractionError('ABORTED', 'extraction aborted'));
+      job.signal.addEventListener('abort', slot.onAbort, { once: true });
+    }
+    // Structured clone copies a view's whole underlying buffer, so views are compacted first.
+    const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;
+    const req: WorkerRequest = {
+      id: pending.id, bytes: whole ? job.bytes : job.bytes.slice(), mediaType: job.mediaType, params: job.params, fileName: job.fileName, limits: job.limits,
+    };
+    slot.worker.postMessage(req);
+  }
+
+  /** Jobs waiting for a worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Terminates all workers; queued and running jobs reject with OVERLOADED. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map(async (s) => {
+      const job = s.current;
+      this.release(s);
+      s.worker.removeAllListeners('exit');
+      s.worker.on('error', () => undefined);
+      job?.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
+      await s.worker.terminate();
+    }));
+  }
+}

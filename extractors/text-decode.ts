@@ -1,0 +1,64 @@
+/**
+ * Byte-to-string decoding shared by the text-based extractors: BOM sniffing
+ * (UTF-8, UTF-16 LE/BE), declared charsets through TextDecoder, and a binary-data check
+ * used by the fallback for unknown media types.
+ */
+import { ExtractionError } from './errors.ts';
+
+/** Detected encoding from a byte-order mark, with the BOM length to skip. */
+export function sniffBom(bytes: Uint8Array): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; skip: number } | null {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', skip: 2 };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', skip: 2 };
+  return null;
+}
+
+/** Normalises charset labels; unknown labels return null. */
+export function normaliseCharset(label: string | undefined): string | null {
+  if (!label) return null;
+  const l = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  try {
+    return new TextDecoder(l).encoding;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Decodes bytes as text: a BOM wins, then the declared charset, then UTF-8 when valid,
+ * else windows-1252 (a superset of Latin-1 that never fails).
+ */
+export function decodeText(bytes: Uint8Array, charset?: string): string {
+  const bom = sniffBom(bytes);
+  if (bom) return new TextDecoder(bom.encoding).decode(bytes.subarray(bom.skip));
+  const declared = normaliseCharset(charset);
+  if (declared) return new TextDecoder(declared).decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+/**
+ * True when the bytes look like text: a UTF-16 BOM, or no NUL bytes and few control
+ * characters in the first 8 KB (at most 2 % outside tab, newline, carriage return, form feed).
+ */
+export function looksLikeText(bytes: Uint8Array): boolean {
+  const bom = sniffBom(bytes);
+  if (bom && bom.encoding !== 'utf-8') return true;
+  const n = Math.min(bytes.length, 8192);
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    if (b === 0) return false;
+    if (b < 0x20 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) control++;
+  }
+  return control <= n * 0.02;
+}
+
+/** Decodes text or throws UNSUPPORTED when the data looks binary. */
+export function decodeTextStrict(bytes: Uint8Array, charset: string | undefined, what: string): string {
+  if (!looksLikeText(bytes)) throw new ExtractionError('UNSUPPORTED', `${what}: data looks binary, not text`);
+  return decodeText(bytes, charset);
+}
