@@ -3,21 +3,30 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then close the state). `npm start` runs this file.
+ * SHUTDOWN_GRACE_MS, then close the state). `npm start` runs this file; `--version` and
+ * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { createApp } from './app.ts';
+import { parseCommandLine } from './cli.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
 import { openState } from './state/open.ts';
+import { createWebSearchService } from './websearch/service.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
+  const cli = parseCommandLine(process.argv.slice(2));
+  if (cli.action === 'print') {
+    process[cli.stream].write(cli.text);
+    process.exitCode = cli.exitCode;
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -42,7 +51,8 @@ async function main(): Promise<void> {
     log.info('master key: using the generated key stored on first start (set ADMIN_KEY to replace it)');
   }
 
-  const services: Services = { config, log, state, now };
+  const webSearch = createWebSearchService({ config: config.webSearch, log });
+  const services: Services = { config, log, state, now, webSearch };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

@@ -56,7 +56,7 @@ function measure(el: HtmlElement, stats: Map<HtmlElement, Stats>, inLink = false
   const link = inLink || el.tag === 'a';
   for (const c of el.children) {
     if (typeof c === 'string') {
-      const n = c.replace(/\s+/g, ' ').trim().length;
+      const n = c.trim().length;
       s.text += n;
       if (link) s.links += n;
     } else {
@@ -136,7 +136,8 @@ export function renderText(el: HtmlElement): string {
 export function truncateText(text: string, max: number): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
   const cut = text.slice(0, max);
-  const space = cut.search(/\s\S*$/);
+  let space = cut.length - 1;
+  while (space > 0 && !/\s/.test(cut[space])) space--;
   return { text: `${(space > max * 0.8 ? cut.slice(0, space) : cut).trimEnd()}…`, truncated: true };
 }
 

@@ -97,6 +97,7 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
       const timeoutS = clamp(req.timeout ?? DEFAULT_TIMEOUT_S, 1, MAX_TIMEOUT_S);
       const deep = req.deepSearch === true;
       const queries = req.queries.map((q) => q.trim()).filter(Boolean);
+      if (queries.length === 0) return [];
       const hosts = [...new Set((req.sites ?? []).map(siteHost).filter((h): h is string => h !== null))];
       const deadlineAt = Date.now() + timeoutS * 1000 - ANSWER_RESERVE_MS;
       const scope = abortScope([external], Math.max(1, deadlineAt - Date.now()));
