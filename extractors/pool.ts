@@ -5,7 +5,10 @@
  * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. The queue is bounded:
  * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Idle workers are unref'd
  * so an idle pool never keeps the process alive.
+ * Inside the single executable (src/build/binary.ts) the default worker is the bundled worker
+ * script carried as the SEA asset `SEA_WORKER_ASSET`, started with `eval: true`.
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from './errors.ts';
@@ -60,6 +63,24 @@ function bootstrapUrl(workerUrl: URL): URL {
   return new URL('data:text/javascript,' + encodeURIComponent(code));
 }
 
+/** Name of the asset holding the bundled worker.ts (CommonJS) inside the single executable. */
+export const SEA_WORKER_ASSET = 'extract-worker.cjs';
+
+let seaWorker: string | null | undefined;
+
+/** The bundled worker source when running as a single executable, else null (node:sea needs Node >= 20.12). */
+function seaWorkerSource(): string | null {
+  if (seaWorker !== undefined) return seaWorker;
+  let sea: typeof import('node:sea') | undefined;
+  try {
+    sea = createRequire(import.meta.url)('node:sea') as typeof import('node:sea');
+  } catch {
+    sea = undefined;
+  }
+  seaWorker = sea?.isSea() ? sea.getAsset(SEA_WORKER_ASSET, 'utf8') : null;
+  return seaWorker;
+}
+
 export class ExtractionPool {
   readonly size: number;
   private readonly maxQueue: number;
@@ -81,10 +102,11 @@ export class ExtractionPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(bootstrapUrl(this.workerUrl), {
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
-    });
+    const options = { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } };
+    const bundled = this.workerUrl === WORKER_URL ? seaWorkerSource() : null;
+    const worker = bundled !== null
+      ? new Worker(bundled, { ...options, eval: true })
+      : new Worker(bootstrapUrl(this.workerUrl), options);
     const slot: Slot = { worker, current: null, timer: null, onAbort: null };
     worker.on('message', (msg: { id: number; ok: boolean; result?: Extraction; error?: { code: ExtractionErrorCode; message: string } }) => {
       const job = slot.current;

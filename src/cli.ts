@@ -1,0 +1,79 @@
+/**
+ * Command-line flags of the server entry (src/main.ts, and the single executable built from it):
+ * `--version` prints the version from package.json, `--help` a usage text listing every
+ * configuration variable of `EnvSchema` with its default. Without arguments the server starts.
+ * The help text is derived from the schema, and `VARIABLE_HELP` must name every schema key
+ * (a missing or stale entry is a type error), so the usage text cannot drift from the config.
+ */
+import pkg from '../package.json' with { type: 'json' };
+import { EnvSchema } from './config.ts';
+
+export const VERSION: string = pkg.version;
+const NAME = pkg.name;
+
+type Variable = keyof typeof EnvSchema.entries;
+
+/** One line per configuration variable; the default shown comes from the schema. */
+const VARIABLE_HELP: Record<Variable, string> = {
+  PORT: 'TCP port to listen on (0 picks a free one)',
+  HOST: 'interface to listen on; 0.0.0.0 for all',
+  DATA_DIR: 'directory holding all state; created if missing',
+  ADMIN_KEY: 'operator master key (16+ characters); unset on first start: one is generated and printed once',
+  COMMIT_INTERVAL_MS: 'how often the search engine commits; pushed documents become searchable then',
+  INDEXING_API_MAX_BINARY_BYTES: 'largest decoded binary_base64 of a pushed document',
+  MAX_REQUEST_BYTES: 'largest request body (default: one maximal Base64 binary + 16 MiB)',
+  LOG_LEVEL: 'debug, info, warn, error or silent',
+  STATE_COMPACT_BYTES: 'control-plane log size that triggers compaction into a snapshot',
+  WEB_SEARCH_DEFAULT_MODE: 'web search mode when a request names none: search, context or engine2',
+  BRAVE_API_KEY: 'Brave Search API key (modes search and context)',
+  BRAVE_BASE_URL: 'Brave Search API base URL',
+  SEARXNG_BASE_URL: 'base URL of a self-hosted SearXNG instance (mode engine2)',
+  CRAWLER_ALLOW_PRIVATE: 'let the web-search crawler fetch private and loopback addresses',
+  CRAWLER_USER_AGENT: 'User-Agent of the web-search crawler (default names the product)',
+  CRAWLER_MAX_BYTES: 'largest page body the crawler reads, in bytes',
+  CRAWLER_MAX_REDIRECTS: 'redirects followed per crawled page',
+  CRAWLER_CONCURRENCY: 'pages fetched at the same time by one web-search request',
+  CRAWLER_PAGE_TIMEOUT_MS: 'time limit of one page fetch',
+  WEB_SEARCH_CONTENT_CHARS: 'characters of page content per web result',
+  WEB_SEARCH_DEEP_CONTENT_CHARS: 'characters of page content per web result with deep_search',
+};
+
+/** The usage text printed by `--help`. */
+export function usage(): string {
+  const lines = [
+    `${NAME} ${VERSION}: ${pkg.description}`,
+    '',
+    `Usage: ${NAME} [--help | --version]`,
+    '',
+    'Without arguments, starts the HTTP server. It is configured only through environment',
+    'variables (empty values count as unset):',
+    '',
+  ];
+  for (const [name, schema] of Object.entries(EnvSchema.entries) as [Variable, { default?: unknown }][]) {
+    const fallback = schema.default === undefined ? 'unset' : `default ${String(schema.default)}`;
+    lines.push(`  ${name} (${fallback})`, `      ${VARIABLE_HELP[name]}`);
+  }
+  lines.push('', 'Stop with SIGINT or SIGTERM: in-flight requests finish, then the state is closed.', '');
+  return lines.join('\n');
+}
+
+export type CommandLine =
+  | { action: 'serve' }
+  | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
+
+/** Decides what the process does for the given arguments (process.argv.slice(2)). */
+export function parseCommandLine(args: readonly string[]): CommandLine {
+  if (args.length === 0) return { action: 'serve' };
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+    return { action: 'print', stream: 'stdout', text: `${VERSION}\n`, exitCode: 0 };
+  }
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    return { action: 'print', stream: 'stdout', text: usage(), exitCode: 0 };
+  }
+  return {
+    action: 'print',
+    stream: 'stderr',
+    text: `${NAME}: unknown argument ${JSON.stringify(args.join(' '))}; try --help\n`,
+    exitCode: 2,
+  };
+}

@@ -1,0 +1,40 @@
+/** Command-line flags of the server entry: --version, --help (derived from EnvSchema), unknown arguments. */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseCommandLine, usage } from '../../src/cli.ts';
+import { EnvSchema } from '../../src/config.ts';
+
+test('no arguments: the server starts', () => {
+  assert.deepEqual(parseCommandLine([]), { action: 'serve' });
+});
+
+test('--version and -v print the version of package.json', async () => {
+  const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-v']) {
+    assert.deepEqual(parseCommandLine([flag]), { action: 'print', stream: 'stdout', text: `${pkg.version}\n`, exitCode: 0 });
+  }
+});
+
+test('--help lists every configuration variable with the default of the schema', () => {
+  const help = parseCommandLine(['--help']);
+  assert.equal(help.action, 'print');
+  assert.equal(help.action === 'print' && help.text, usage());
+  const text = usage();
+  for (const [name, schema] of Object.entries(EnvSchema.entries)) {
+    const fallback = (schema as { default?: string }).default;
+    const expected = fallback === undefined ? `  ${name} (unset)` : `  ${name} (default ${fallback})`;
+    assert.ok(text.includes(`${expected}\n      `), `${name} is listed as "${expected}" with a description`);
+  }
+  assert.match(text, /PORT \(default 8080\)/);
+  assert.doesNotMatch(text, /undefined/, 'every variable has a description');
+});
+
+test('unknown or extra arguments: a hint on stderr and exit code 2', () => {
+  for (const args of [['--frobnicate'], ['serve'], ['--version', '--help']]) {
+    const r = parseCommandLine(args);
+    assert.equal(r.action, 'print');
+    assert.ok(r.action === 'print' && r.stream === 'stderr' && r.exitCode === 2 && /try --help/.test(r.text), args.join(' '));
+  }
+});
