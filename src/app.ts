@@ -17,6 +17,7 @@ import { indexingDatasourceRoutes } from './routes/indexing.datasources.ts';
 import { indexingGroupRoutes } from './routes/indexing.groups.ts';
 import { indexingMembershipRoutes } from './routes/indexing.memberships.ts';
 import { indexingUserRoutes } from './routes/indexing.users.ts';
+import { indexingDocumentRoutes } from './routes/indexing.documents.ts';
 import { webSearchRoutes } from './routes/web-search.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -60,6 +61,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingUserRoutes(services));
   app.route('/api/indexing', indexingGroupRoutes(services));
   app.route('/api/indexing', indexingMembershipRoutes(services));
+  if (services.documents) app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

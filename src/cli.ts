@@ -36,6 +36,14 @@ const VARIABLE_HELP: Record<Variable, string> = {
   CRAWLER_PAGE_TIMEOUT_MS: 'time limit of one page fetch',
   WEB_SEARCH_CONTENT_CHARS: 'characters of page content per web result',
   WEB_SEARCH_DEEP_CONTENT_CHARS: 'characters of page content per web result with deep_search',
+  LLM_BASE_URL: 'OpenAI-compatible chat upstream, e.g. http://127.0.0.1:8000/v1 (unset: only the extractive model)',
+  LLM_API_KEY: 'bearer key sent to the chat upstream',
+  LLM_MODELS: 'comma-separated model ids the upstream serves; the first is the default (required with LLM_BASE_URL)',
+  LLM_TIMEOUT_MS: 'time limit of one upstream chat call',
+  CHAT_MAX_TOOL_ROUNDS: 'tool rounds per completion before the model must answer without tools',
+  CHAT_SEARCH_RESULTS: 'search results one serviceSearch tool call gives the model',
+  FILES_MAX_BYTES: 'largest file accepted by POST /api/beta/files/upload',
+  FILES_CONTEXT_CHARS: 'characters of attached-file text given to the model per completion',
 };
 
 /** The usage text printed by `--help`. */

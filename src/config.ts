@@ -53,6 +53,14 @@ export const EnvSchema = v.object({
   CRAWLER_PAGE_TIMEOUT_MS: v.optional(intFromEnv('CRAWLER_PAGE_TIMEOUT_MS', 100, 120_000), '8000'),
   WEB_SEARCH_CONTENT_CHARS: v.optional(intFromEnv('WEB_SEARCH_CONTENT_CHARS', 100, 10_000_000), '6000'),
   WEB_SEARCH_DEEP_CONTENT_CHARS: v.optional(intFromEnv('WEB_SEARCH_DEEP_CONTENT_CHARS', 100, 10_000_000), '100000'),
+  LLM_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('LLM_BASE_URL must be a URL'))),
+  LLM_API_KEY: v.optional(v.string()),
+  LLM_MODELS: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'LLM_MODELS must be a comma-separated list of model ids'))),
+  LLM_TIMEOUT_MS: v.optional(intFromEnv('LLM_TIMEOUT_MS', 100, 3_600_000), '120000'),
+  CHAT_MAX_TOOL_ROUNDS: v.optional(intFromEnv('CHAT_MAX_TOOL_ROUNDS', 0, 16), '4'),
+  CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
+  FILES_MAX_BYTES: v.optional(intFromEnv('FILES_MAX_BYTES', 1, 1_000_000_000), String(25 * MB)),
+  FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
 });
 
 export interface Config {
@@ -89,10 +97,29 @@ export interface Config {
     /** Characters of page content per result with `deep_search`. */
     deepContentChars: number;
   };
+  /** Chat-completion API (src/chat/). */
+  chat: {
+    /** OpenAI-compatible upstream (`.../v1`); unset: only the embedded extractive model. */
+    llmBaseUrl?: string;
+    llmApiKey?: string;
+    /** Model ids the upstream serves (LLM_MODELS); the first is the default model. */
+    llmModels: string[];
+    llmTimeoutMs: number;
+    /** Tool rounds before the model must answer without tools. */
+    maxToolRounds: number;
+    /** Results one serviceSearch call returns to the model. */
+    searchResults: number;
+  };
+  /** Uploaded chat files (src/files/). */
+  files: {
+    maxBytes: number;
+    /** Characters of attached-file text given to the model per completion. */
+    contextChars: number;
+  };
 }
 
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY']);
+const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -113,6 +140,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = result.output;
+  if (e.LLM_BASE_URL !== undefined && !e.LLM_MODELS) {
+    throw new ConfigError('invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")');
+  }
   const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
   return {
     port: e.PORT,
@@ -138,5 +168,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       contentChars: e.WEB_SEARCH_CONTENT_CHARS,
       deepContentChars: e.WEB_SEARCH_DEEP_CONTENT_CHARS,
     },
+    chat: {
+      llmBaseUrl: e.LLM_BASE_URL,
+      llmApiKey: e.LLM_API_KEY,
+      llmModels: e.LLM_MODELS ? e.LLM_MODELS.split(',').map((m) => m.trim()) : [],
+      llmTimeoutMs: e.LLM_TIMEOUT_MS,
+      maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
+      searchResults: e.CHAT_SEARCH_RESULTS,
+    },
+    files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
   };
 }

@@ -3,7 +3,7 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then close the state). `npm start` runs this file; `--version` and
+ * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, and close the state). `npm start` runs this file; `--version` and
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
 import { openState } from './state/open.ts';
 import { createWebSearchService } from './websearch/service.ts';
+import { openDocuments, openSearchIndex } from './search/open.ts';
+import { closeSharedPool } from '../extractors/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -51,8 +53,10 @@ async function main(): Promise<void> {
     log.info('master key: using the generated key stored on first start (set ADMIN_KEY to replace it)');
   }
 
+  const index = await openSearchIndex(config, log);
+  const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const services: Services = { config, log, state, now, webSearch };
+  const services: Services = { config, log, state, now, webSearch, documents };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -74,6 +78,9 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     try {
+      await documents.close();
+      await index.close();
+      await closeSharedPool();
       await state.close();
       log.info('stopped');
       process.exit(0);

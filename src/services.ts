@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { StateStore } from './state/store.ts';
 import type { WebSearchService } from './websearch/types.ts';
+import type { DocumentService } from './documents/service.ts';
 
 export interface Services {
   config: Config;
@@ -15,4 +16,6 @@ export interface Services {
   now: () => number;
   /** Web search (route and chat tool); when absent the route builds one from `config.webSearch`. */
   webSearch?: WebSearchService;
+  /** The documents pipeline over the search engine (Indexing API documents, search). */
+  documents?: DocumentService;
 }

@@ -10,7 +10,10 @@
  * Query side: `analyzeQuery(text, lang)` returns one entry per surface word;
  * `terms` are the index terms that match that word (hint language first, the
  * other supported language's form after it when it differs), `parts` are the
- * compound parts a query may add as weaker optional clauses.
+ * compound parts a query may add as weaker optional clauses. Consecutive
+ * QueryWords stand at consecutive index positions: a technical compound
+ * ("foo-bar.baz") gives one QueryWord per part, and the first of them also
+ * carries the whole compound's term, which the index holds at that position.
  */
 export type Language = 'de' | 'en';
 

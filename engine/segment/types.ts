@@ -68,11 +68,19 @@ export interface SegmentReader {
   postings(field: string, term: string, withPositions: boolean): PostingsIterator | null;
   /** Decoded field length of `doc` (one-byte norm, lossy like Lucene's SmallFloat). */
   fieldLength(field: string, doc: number): number;
+  /**
+   * Optional fast path for scoring loops: the one-byte norms of a text field,
+   * one per doc, decoded by NORM_TABLE in segment/norms.ts (fieldLength(field, d)
+   * === NORM_TABLE[norms(field)[d]]); null when the field is absent.
+   */
+  norms?(field: string): Uint8Array | null;
 
   /** Keyword column: the values of `field` for `doc` (empty when absent). */
   keywords(field: string, doc: number): readonly string[];
   /** Docs carrying `value` in keyword column `field`, ascending. */
   keywordDocs(field: string, value: string): PostingsIterator | null;
+  /** Optional: the distinct values of keyword column `field` in this segment (deleted docs' included), sorted. */
+  keywordValues?(field: string): readonly string[];
   /** Numeric column: the value of `field` for `doc`, or undefined. */
   numeric(field: string, doc: number): number | undefined;
 
@@ -80,6 +88,10 @@ export interface SegmentReader {
   key(doc: number): string;
   /** Stored fields of `doc` (decompressed on demand). */
   stored(doc: number): Record<string, unknown>;
+  /** Original (unanalyzed) text fields of `doc`, for highlights and summaries (decompressed on demand). */
+  text(doc: number): Record<string, string>;
+  /** Language the doc was analyzed with. */
+  language(doc: number): 'de' | 'en';
   /** 64-bit near-duplicate signature (SimHash) of the doc's text. */
   signature(doc: number): bigint;
 }

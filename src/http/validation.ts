@@ -102,7 +102,7 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
     case 'union':
     case 'variant': {
       const sub = (issue.issues ?? [])[0] as AnyIssue | undefined;
-      return sub ? mapIssue(sub, where) : { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input };
+      return sub ? mapIssue({ ...sub, path: sub.path ?? issue.path }, where) : { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input };
     }
     default:
       return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: {} } };

@@ -1,0 +1,169 @@
+/**
+ * Documents scenario: bulk push over HTTP of ~1 KB `text_content` documents into
+ * the real server (child process, on-disk DATA_DIR), measuring end-to-end
+ * throughput (first request to last document committed) and the time from a
+ * `sent` acknowledgement to searchable (the server's committed_at - received_at
+ * of sampled documents), while a search loop keeps querying the index.
+ *
+ *   node --import tsx bench/documents/push.ts            (from the repo root)
+ *   BENCH_DOCS=100000 BENCH_BULK=500 BENCH_CONCURRENCY=4 node --import tsx bench/documents/push.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRng } from '../lib/prng.ts';
+import { summarizeLatencies } from '../lib/metrics.ts';
+import { machineLine } from '../lib/machine.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
+const BULK = Number(process.env.BENCH_BULK ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const COMMIT_INTERVAL_MS = Number(process.env.BENCH_COMMIT_INTERVAL_MS ?? 1000);
+const MASTER = 'bench-master-key-0123456789abcdef';
+
+const WORDS = ('travel policy expense report quarterly budget contract customer invoice project meeting agenda review ' +
+  'security incident database backup network server deployment release roadmap hiring onboarding training ' +
+  'vacation request approval manager department finance legal compliance audit risk strategy product design ' +
+  'Urlaubsantrag Rechnung Vertrag Kunde Projekt Bericht Abteilung Reisekosten Sicherheit Datenschutz').split(' ');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function text(rng: ReturnType<typeof createRng>, bytes: number): string {
+  const out: string[] = [];
+  let n = 0;
+  while (n < bytes) {
+    const w = WORDS[Math.floor(rng.next() * WORDS.length)];
+    out.push(w);
+    n += w.length + 1;
+  }
+  return out.join(' ');
+}
+
+async function main() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-push-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_KEY: MASTER, LOG_LEVEL: 'warn', COMMIT_INTERVAL_MS: String(COMMIT_INTERVAL_MS) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {}
+      if (i > 200) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const call = async (method: string, path: string, key: string, body?: unknown) => {
+      const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const sa = await call('POST', '/api/admin/service-accounts', MASTER, { name: 'bench' });
+    await call('POST', '/api/indexing/datasources', sa.key, { name: 'bench', display_name: 'Bench' });
+    await call('POST', '/api/admin/accounts', MASTER, { email: 'reader@example.com' });
+    const pk = await call('POST', '/api/admin/accounts/reader@example.com/keys', MASTER, {});
+    await call('POST', '/api/indexing/users', sa.key, { datasource: 'bench', user: { email: 'reader@example.com' } });
+    const searchPath = '/api/beta/search?count=10&query=';
+    const hasSearch = process.env.BENCH_SEARCH !== '0' && (await fetch(`${base}${searchPath}policy`, { headers: { authorization: `Bearer ${pk.key}` } })).status !== 404;
+
+    const rng = createRng(42);
+    const batches: unknown[][] = [];
+    for (let i = 0; i < DOCS; i += BULK) {
+      const batch = [];
+      for (let j = i; j < Math.min(DOCS, i + BULK); j++) {
+        batch.push({ datasource: 'bench', id: `doc-${j}`, title: text(rng, 40), file_type: 'content', last_modified: '2026-01-01T00:00:00.000Z', body: { mime_type: 'text/plain', text_content: text(rng, 1000) } });
+      }
+      batches.push(batch);
+    }
+    const bytes = batches.reduce((n, b) => n + JSON.stringify({ documents: b }).length, 0);
+
+    // Searches keep running while we push.
+    let pushing = true;
+    const searchMs: number[] = [];
+    let searchErrors = 0;
+    const searchLoop = (async () => {
+      if (!hasSearch) return;
+      const q = ['travel policy', 'budget review', 'Urlaubsantrag', 'security incident', 'customer invoice'];
+      for (let i = 0; pushing; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}${searchPath}${encodeURIComponent(q[i % q.length])}`, { headers: { authorization: `Bearer ${pk.key}` } });
+        await res.arrayBuffer();
+        if (res.ok) searchMs.push(performance.now() - t0);
+        else searchErrors++;
+      }
+    })();
+
+    const t0 = performance.now();
+    const pushMs: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < batches.length) {
+          const b = batches[next++];
+          const s = performance.now();
+          const r = await call('POST', '/api/indexing/documents', sa.key, { documents: b });
+          if (r.results.some((x: { outcome: string }) => x.outcome !== 'sent')) throw new Error('unexpected outcome');
+          pushMs.push(performance.now() - s);
+        }
+      }),
+    );
+    const ackedAt = performance.now();
+    // Wait until the last document is committed.
+    for (;;) {
+      const st = await call('GET', `/api/indexing/documents/bench/doc-${DOCS - 1}`, sa.key);
+      if (st.state === 'indexed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const committedAt = performance.now();
+    pushing = false;
+    await searchLoop;
+
+    const lags: number[] = [];
+    const sample = Math.max(1, Math.floor(DOCS / 2000));
+    for (let j = 0; j < DOCS; j += sample) {
+      const st = await call('GET', `/api/indexing/documents/bench/doc-${j}`, sa.key);
+      lags.push(Date.parse(st.committed_at) - Date.parse(st.received_at));
+    }
+    const lag = summarizeLatencies(lags);
+    const push = summarizeLatencies(pushMs);
+    const seconds = (committedAt - t0) / 1000;
+    console.log(`\n## Documents: bulk push over HTTP (${DOCS.toLocaleString('en-US')} docs of ~1 KB, bulks of ${BULK}, ${CONCURRENCY} concurrent, COMMIT_INTERVAL_MS=${COMMIT_INTERVAL_MS})\n`);
+    console.log(machineLine());
+    console.log('\n| figure | value | target |');
+    console.log('|---|---|---|');
+    console.log(`| end-to-end docs/s (first request to last doc committed) | ${(DOCS / seconds).toFixed(0)} | >= 5,000 |`);
+    console.log(`| acknowledged docs/s (all pushes answered) | ${(DOCS / ((ackedAt - t0) / 1000)).toFixed(0)} | |`);
+    console.log(`| request MB/s | ${(bytes / 2 ** 20 / ((ackedAt - t0) / 1000)).toFixed(1)} | |`);
+    console.log(`| bulk request latency p50 / p99 ms | ${push.p50Ms.toFixed(0)} / ${push.p99Ms.toFixed(0)} | |`);
+    console.log(`| sent -> searchable p50 / p99 / max ms | ${lag.p50Ms.toFixed(0)} / ${lag.p99Ms.toFixed(0)} / ${lag.maxMs.toFixed(0)} | p99 <= ${COMMIT_INTERVAL_MS + 500} |`);
+    if (hasSearch) {
+      const s = summarizeLatencies(searchMs.length ? searchMs : [0]);
+      console.log(`| searches during the push: count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`);
+    } else {
+      console.log('| searches during the push | search API not available | |');
+    }
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,42 @@
+/**
+ * One interface in front of the three engines the benchmark compares: this
+ * engine, MiniSearch 7 and SQLite FTS5. Every adapter indexes a title and a
+ * body field plus optional keyword columns, ranks by BM25 (MiniSearch: BM25+),
+ * and returns external doc ids best first.
+ */
+import type { BenchDoc } from '../corpora/types.ts';
+
+export type EngineName = 'ours' | 'minisearch' | 'sqlite';
+export const ENGINE_NAMES: EngineName[] = ['ours', 'minisearch', 'sqlite'];
+
+/** A document matches when its keyword column `field` carries any of `anyOf`. */
+export interface KeywordFilter {
+  field: string;
+  anyOf: string[];
+}
+
+export interface EngineOptions {
+  /**
+   * Folder for an on-disk index (ours: FsDirectory; SQLite: a file DB inside
+   * it; MiniSearch: its JSON serialisation written at commit). Absent means in
+   * memory. When the folder already holds a committed index, it is opened.
+   */
+  dir?: string;
+  /** Keyword columns the documents carry (default none). */
+  keywordFields?: string[];
+  /** Title boost for our engine's schema (default 2; peers use their defaults). */
+  titleBoost?: number;
+}
+
+export interface EngineAdapter {
+  readonly name: EngineName;
+  /** Buffers or inserts one document; visible after commit. */
+  add(doc: BenchDoc): void;
+  /** Makes everything added so far searchable (and durable for on-disk engines). */
+  commit(): Promise<void>;
+  /** Top-k external ids for a free-text query (OR of its words), optionally filtered. */
+  search(query: string, k: number, filter?: KeywordFilter): string[];
+  /** Bytes the index takes on disk, null for in-memory engines. */
+  sizeOnDiskBytes(): number | null;
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+/**
+ * Character folding applied to index terms: German umlauts and ß (as Lucene's
+ * GermanNormalizationFilter after stemming: ä->a, ö->o, ü->u, ß->ss) and,
+ * for other Latin letters with diacritics, removal of the marks (é->e), so
+ * that "Häuser"/"Hauser" and "café"/"cafe" meet. Pure ASCII input is returned
+ * unchanged without allocation.
+ */
+
+/** Folds ä ö ü ß (and upper-case Ä Ö Ü ẞ) to a o u ss. */
+export function foldGerman(word: string): string {
+  let i = 0;
+  const n = word.length;
+  for (; i < n; i++) {
+    const c = word.charCodeAt(i);
+    if (c === 0xe4 || c === 0xf6 || c === 0xfc || c === 0xdf || c === 0xc4 || c === 0xd6 || c === 0xdc || c === 0x1e9e) break;
+  }
+  if (i === n) return word;
+  let out = word.slice(0, i);
+  for (; i < n; i++) {
+    const c = word.charCodeAt(i);
+    switch (c) {
+      case 0xe4: out += 'a'; break;
+      case 0xf6: out += 'o'; break;
+      case 0xfc: out += 'u'; break;
+      case 0xc4: out += 'A'; break;
+      case 0xd6: out += 'O'; break;
+      case 0xdc: out += 'U'; break;
+      case 0xdf: out += 'ss'; break;
+      case 0x1e9e: out += 'SS'; break;
+      default: out += word[i];
+    }
+  }
+  return out;
+}
+
+const MARKS = /[\u0300-\u036f]/g;
+
+/** Folds umlauts/ß, then strips combining marks from Latin letters (U+00C0..U+024F). */
+export function foldLatin(word: string): string {
+  let latin = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0xc0 && c <= 0x24f) { latin = true; break; }
+    if (c >= 0x300 && c <= 0x36f) { latin = true; break; }
+  }
+  if (!latin) return word;
+  const g = foldGerman(word);
+  return g.normalize('NFD').replace(MARKS, '').normalize('NFC');
+}

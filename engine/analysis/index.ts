@@ -1,0 +1,18 @@
+/**
+ * Public API of the analysis layer (English and German): tokenizing, stemming,
+ * folding, decompounding and language detection. See types.ts for the contract.
+ */
+export type { Language, Token, QueryWord } from './types.ts';
+export { LANGUAGES } from './types.ts';
+export { analyze, analyzeEach, analyzeQuery, MAX_WORD_LENGTH } from './analyzer.ts';
+export type { TokenCallback } from './analyzer.ts';
+export { detectLanguage } from './detect.ts';
+export { stemEnglish } from './english-stemmer.ts';
+export { stemGerman } from './german-stemmer.ts';
+export { foldGerman, foldLatin } from './fold.ts';
+export { splitGermanCompound } from './decompound.ts';
+export { ENGLISH_STOPWORDS, GERMAN_STOPWORDS } from './stopwords.ts';
+export { tokenize } from './tokenizer.ts';
+export type { TokenSink } from './tokenizer.ts';
+export { AnalysisError } from './errors.ts';
+export type { AnalysisErrorCode } from './errors.ts';

@@ -1,0 +1,195 @@
+/**
+ * FsDirectory: a Directory on the local file system (node:fs). New files are written
+ * under their final name with O_EXCL ('wx') and fsynced; `syncDirectory` fsyncs the
+ * directory so creations and deletions survive a crash.
+ */
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EngineError } from '../errors.ts';
+import { FILE_NAME, type Directory, type DirectoryLock } from './types.ts';
+
+export class FsDirectory implements Directory {
+  private closed = false;
+
+  private constructor(readonly path: string) {}
+
+  /** Opens (creating when absent) the directory at `path`. */
+  static async open(path: string): Promise<FsDirectory> {
+    try {
+      await mkdir(path, { recursive: true });
+    } catch (err) {
+      throw ioError(`cannot create directory ${path}`, err);
+    }
+    return new FsDirectory(path);
+  }
+
+  async listAll(): Promise<string[]> {
+    this.check();
+    try {
+      const entries = await readdir(this.path, { withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => e.name);
+    } catch (err) {
+      throw ioError(`cannot list ${this.path}`, err);
+    }
+  }
+
+  async readFile(name: string): Promise<Uint8Array> {
+    this.check(name);
+    try {
+      return await readFile(join(this.path, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new EngineError('NOT_FOUND', `file not found: ${name}`);
+      throw ioError(`cannot read ${name}`, err);
+    }
+  }
+
+  async writeFile(name: string, chunks: readonly Uint8Array[]): Promise<void> {
+    this.check(name);
+    let fh;
+    try {
+      fh = await open(join(this.path, name), 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('EXISTS', `file exists: ${name}`);
+      throw ioError(`cannot create ${name}`, err);
+    }
+    try {
+      const list = chunks.filter((c) => c.length > 0);
+      for (let i = 0; i < list.length; i += 512) await writeAll(fh, list.slice(i, i + 512));
+      await fh.sync();
+    } catch (err) {
+      throw ioError(`cannot write ${name}`, err);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+
+  async appendFile(name: string, data: Uint8Array): Promise<void> {
+    this.check(name);
+    try {
+      const fh = await open(join(this.path, name), 'a');
+      try {
+        await writeAll(fh, [data]);
+        await fh.sync();
+      } finally {
+        await fh.close().catch(() => undefined);
+      }
+    } catch (err) {
+      throw ioError(`cannot append to ${name}`, err);
+    }
+  }
+
+  async syncDirectory(): Promise<void> {
+    this.check();
+    try {
+      const fh = await open(this.path, 'r');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close().catch(() => undefined);
+      }
+    } catch (err) {
+      throw ioError(`cannot sync directory ${this.path}`, err);
+    }
+  }
+
+  async deleteFile(name: string): Promise<void> {
+    this.check(name);
+    try {
+      await unlink(join(this.path, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw ioError(`cannot delete ${name}`, err);
+    }
+  }
+
+  /**
+   * Lock file `write.lock` created exclusively with the holder's pid; a lock whose pid is no
+   * longer alive (crash) is replaced. One holder per path within this process as well.
+   */
+  async lock(): Promise<DirectoryLock> {
+    this.check();
+    const file = join(this.path, LOCK_FILE);
+    if (heldPaths.has(file)) throw new EngineError('LOCKED', `index directory ${this.path} is already open for writing`);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fh = await open(file, 'wx');
+        try {
+          await fh.writeFile(String(process.pid));
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        heldPaths.add(file);
+        let held = true;
+        return {
+          release: async () => {
+            if (!held) return;
+            held = false;
+            heldPaths.delete(file);
+            await unlink(file).catch(() => undefined);
+          },
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError(`cannot create ${file}`, err);
+        const pid = Number(await readFile(file, 'utf8').catch(() => ''));
+        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+          throw new EngineError('LOCKED', `index directory ${this.path} is locked by process ${pid}`);
+        }
+        await unlink(file).catch(() => undefined); // stale: its holder is gone
+      }
+    }
+    throw new EngineError('LOCKED', `index directory ${this.path} is locked`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private check(name?: string): void {
+    if (this.closed) throw new EngineError('CLOSED', 'directory is closed');
+    if (name !== undefined && !FILE_NAME.test(name)) throw new EngineError('IO', `invalid file name: ${name}`);
+  }
+}
+
+type Handle = Awaited<ReturnType<typeof open>>;
+
+const LOCK_FILE = 'write.lock';
+const heldPaths = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function writeAll(fh: Handle, chunks: Uint8Array[]): Promise<void> {
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  let written = 0;
+  let list = chunks;
+  while (written < total) {
+    const { bytesWritten } = await fh.writev(list);
+    written += bytesWritten;
+    if (written < total) list = remaining(chunks, written);
+  }
+}
+
+function remaining(chunks: Uint8Array[], skip: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const c of chunks) {
+    if (skip >= c.length) {
+      skip -= c.length;
+      continue;
+    }
+    out.push(skip > 0 ? c.subarray(skip) : c);
+    skip = 0;
+  }
+  return out;
+}
+
+function ioError(message: string, cause: unknown): EngineError {
+  return new EngineError('IO', `${message}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+}

@@ -1,0 +1,52 @@
+/**
+ * Short summary of a document: its first meaningful sentences, bounded length.
+ * Whitespace is collapsed; sentences with fewer than `minWords` words of
+ * letters (headings, page numbers, link lists) are skipped while later ones
+ * exist; sentences are added while they fit in `maxLength`; a first sentence
+ * longer than that is cut at a word boundary and ends with "…".
+ */
+import { splitSentences } from './passages.ts';
+
+export interface SummaryOptions {
+  /** Longest summary in characters (the ellipsis included). Default 300. */
+  maxLength: number;
+  /** Stop adding sentences once this length is reached. Default 120. */
+  targetLength: number;
+  /** Fewer words than this make a sentence "not meaningful". Default 4. */
+  minWords: number;
+}
+
+export const DEFAULT_SUMMARY: Readonly<SummaryOptions> = Object.freeze({ maxLength: 300, targetLength: 120, minWords: 4 });
+
+const WORD = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu;
+
+export function summarize(text: string, options: Partial<SummaryOptions> = {}): string {
+  const o = { ...DEFAULT_SUMMARY, ...options };
+  const head = text.slice(0, Math.max(o.maxLength * 20, 4000));
+  const sentences = splitSentences(head)
+    .map(([s, e]) => head.slice(s, e).replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 0);
+  if (sentences.length === 0) return '';
+  const meaningful = sentences.filter((s) => (s.match(WORD)?.length ?? 0) >= o.minWords);
+  const pool = meaningful.length > 0 ? meaningful : sentences;
+  let out = '';
+  for (const s of pool) {
+    const next = out ? `${out} ${s}` : s;
+    if (next.length > o.maxLength) {
+      if (!out) out = cutAtWord(s, o.maxLength);
+      break;
+    }
+    out = next;
+    if (out.length >= o.targetLength) break;
+  }
+  return out;
+}
+
+/** Cut `s` to at most `max` chars at a word boundary, ending with "…". */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const room = Math.max(1, max - 1);
+  let cut = s.lastIndexOf(' ', room);
+  if (cut < room / 2) cut = room;
+  return `${s.slice(0, cut).replace(/[\s,;:.-]+$/u, '')}…`;
+}

@@ -1,0 +1,138 @@
+/**
+ * Merge scheduler: after every flush and commit, asks the tiered policy for a merge among
+ * the writer's segments and runs at most one merge at a time in the background (the merger
+ * yields to the event loop). When the merged segment is written and fsynced, it replaces its
+ * sources in one synchronous step: deletions made to the sources while the merge ran are
+ * carried over through the doc maps. Then a commit makes the new segment list durable with
+ * the usual protocol; the sources' files go once no commit or searcher references them.
+ */
+import type { Directory } from '../directory/types.ts';
+import type { EngineEvent } from '../document.ts';
+import type { IndexWriter, LiveSegment } from '../index-writer.ts';
+import { SegmentCore, isDeletedIn } from '../segment/segment-reader.ts';
+import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
+import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';
+import { mergeSegments } from './merger.ts';
+
+export type { MergePolicyOptions } from './tiered-policy.ts';
+
+export class MergeScheduler {
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private readonly policy: MergePolicyOptions;
+
+  constructor(
+    private readonly dir: Directory,
+    private readonly writer: IndexWriter,
+    policy: Partial<MergePolicyOptions>,
+    private readonly log?: (event: EngineEvent) => void,
+  ) {
+    this.policy = { ...DEFAULT_MERGE_POLICY, ...policy };
+    writer.onSegmentsChanged = () => this.maybeMerge();
+  }
+
+  /** Starts a merge when the policy finds one and none is running. */
+  maybeMerge(): void {
+    if (this.running || this.closed || this.writer.isClosed) return;
+    const candidates = this.writer.segments.filter((s) => !s.merging);
+    const ids = findMerge(
+      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
+      this.policy,
+    );
+    if (!ids) return;
+    const chosen = candidates.filter((s) => ids.includes(s.core.id));
+    const run = this.run(chosen)
+      .catch((err) => {
+        if (!this.closed) this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
+      })
+      .finally(() => {
+        this.running = null;
+        setImmediate(() => this.maybeMerge());
+      });
+    this.running = run;
+  }
+
+  /** Waits until no merge is running (tests, benchmarks). */
+  async idle(): Promise<void> {
+    for (;;) {
+      while (this.running) await this.running;
+      await new Promise<void>((r) => setImmediate(r));
+      this.maybeMerge();
+      if (!this.running) return;
+    }
+  }
+
+  /**
+   * Merges until at most `maxSegments` segments remain (smallest first, at most
+   * `maxMergeAtOnce` per merge), each merge committed; then resolves.
+   */
+  async forceMerge(maxSegments: number): Promise<void> {
+    const max = Math.max(1, Math.floor(maxSegments));
+    for (;;) {
+      await this.idle();
+      if (this.closed || this.writer.isClosed) return;
+      const candidates = this.writer.segments.filter((s) => !s.merging);
+      if (candidates.length <= max) return;
+      const bySize = [...candidates].sort((a, b) => a.core.sizeBytes - b.core.sizeBytes);
+      const chosen = bySize.slice(0, Math.min(candidates.length - max + 1, Math.max(2, this.policy.maxMergeAtOnce)));
+      const run = this.run(chosen).finally(() => {
+        this.running = null;
+      });
+      this.running = run;
+      await run;
+    }
+  }
+
+  /** Stops scheduling and aborts the running merge. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.running) await this.running;
+  }
+
+  private async run(sources: LiveSegment[]): Promise<void> {
+    const started = Date.now();
+    const writer = this.writer;
+    for (const s of sources) s.merging = true;
+    const id = writer.newSegmentId();
+    writer.writingIds.add(id);
+    const name = segmentFileName(id);
+    let written = false;
+    try {
+      const frozen = sources.map((s) => ({ core: s.core, bits: s.bits.slice() }));
+      const stop = () => this.closed || writer.isClosed;
+      const { segment, docMaps } = await mergeSegments(id, frozen, stop);
+      const bytes = concatChunks(segment.chunks, segment.size);
+      await this.dir.writeFile(name, [bytes]);
+      written = true;
+      if (stop()) return;
+      const core = new SegmentCore(bytes, name);
+      // synchronous swap
+      if (!sources.every((s) => writer.segments.includes(s))) return;
+      const bits = new Uint8Array((core.maxDoc + 7) >>> 3);
+      let delCount = 0;
+      sources.forEach((s, i) => {
+        const map = docMaps[i];
+        const before = frozen[i].bits;
+        for (let d = 0; d < s.core.maxDoc; d++) {
+          const nd = map[d];
+          if (nd >= 0 && isDeletedIn(s.bits, d) && !isDeletedIn(before, d)) {
+            bits[nd >>> 3] |= 1 << (nd & 7);
+            delCount++;
+          }
+        }
+      });
+      const merged: LiveSegment = { core, bits, delCount, committedDelGen: 0, committedDelCount: 0, merging: false };
+      const at = writer.segments.indexOf(sources[0]);
+      for (const s of sources) writer.segments.splice(writer.segments.indexOf(s), 1);
+      if (core.maxDoc > 0) writer.segments.splice(Math.min(at, writer.segments.length), 0, merged);
+      writer.markChanged();
+      written = false;
+      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: segment.size, ms: Date.now() - started });
+      await writer.commit();
+    } finally {
+      for (const s of sources) s.merging = false;
+      writer.writingIds.delete(id);
+      if (written) await this.dir.deleteFile(name).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * BM25F-style scoring of one term across several text fields, as Lucene's
+ * CombinedFieldQuery does: the fields act as one weighted pseudo-field,
+ *
+ *   freq = Σ_f boost_f · tf_f(d)        dl = Σ_f boost_f · len_f(d)   (all text fields)
+ *   avgdl = Σ_f boost_f · sumTotalTermFreq_f / docCount,  docCount and df = max over fields
+ *   score = idf · (k1 + 1) · freq / (freq + k1 · (1 - b + b · dl / avgdl))
+ *
+ * so a title match counts as `boost` extra occurrences before saturation
+ * instead of adding a second, separately saturated BM25 score.
+ *
+ * Bounds for pruning come from the fields' impacts (see maxScoreIn); lengths
+ * of fields without the term only lengthen dl, so they are left out of bounds.
+ */
+import { NO_MORE_DOCS } from '../segment/types.ts';
+import type { Impact, PostingsIterator, SegmentReader } from '../segment/types.ts';
+import { NORM_TABLE } from '../segment/norms.ts';
+import { bm25Score } from '../scoring/bm25.ts';
+import type { TermWeight } from '../scoring/bm25.ts';
+import type { Scorer } from './scorers.ts';
+
+/** Postings of the term in one field, with its block cursor for bounds. */
+class FieldCursor {
+  blockEnd = -1;
+  maxFreq = 0;
+  minNorm = 0;
+  impacts: readonly Impact[] = [];
+  /** Block end this cursor had when the scorer's cached bound was computed (-2: not part of it). */
+  cachedEnd = -2;
+  /** Impacts of every block overlapping the window being bounded. */
+  readonly window: Impact[] = [];
+
+  constructor(readonly it: PostingsIterator, readonly boost: number) {}
+
+  shallowEnd(target: number): number {
+    if (this.blockEnd < target) {
+      this.blockEnd = this.it.advanceShallow(target);
+      this.impacts = this.it.blockImpacts();
+      let mf = 0;
+      let mn = Infinity;
+      for (const imp of this.impacts) {
+        if (imp.freq > mf) mf = imp.freq;
+        if (imp.norm < mn) mn = imp.norm;
+      }
+      this.maxFreq = mf;
+      this.minNorm = mn === Infinity ? 0 : mn;
+    }
+    return this.blockEnd;
+  }
+}
+
+/** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */
+const MAX_PRODUCT = 256;
+
+/** A text field of the schema with its boost (length weight). */
+export interface FieldLengths {
+  name: string;
+  boost: number;
+}
+
+export class CombinedScorer implements Scorer {
+  doc = -1;
+  readonly cost: number;
+  readonly maxScore: number;
+  private readonly cursors: FieldCursor[];
+  private readonly norms: (Uint8Array | null)[];
+
+  constructor(
+    postings: { it: PostingsIterator; boost: number }[],
+    private readonly w: TermWeight,
+    private readonly reader: SegmentReader,
+    /** Every text field of the schema, fixed order: the doc length is summed over all of them. */
+    private readonly fields: readonly FieldLengths[],
+  ) {
+    this.cursors = postings.map((p) => new FieldCursor(p.it, p.boost));
+    this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
+    this.maxScore = w.weight;
+    this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
+  }
+
+  private settle(): number {
+    let min = NO_MORE_DOCS;
+    for (let i = 0; i < this.cursors.length; i++) {
+      const d = this.cursors[i].it.docID();
+      if (d < min) min = d;
+    }
+    return (this.doc = min);
+  }
+
+  nextDoc(): number {
+    const cur = this.doc;
+    for (let i = 0; i < this.cursors.length; i++) {
+      const it = this.cursors[i].it;
+      if (it.docID() <= cur) it.nextDoc();
+    }
+    return this.settle();
+  }
+
+  advance(target: number): number {
+    for (let i = 0; i < this.cursors.length; i++) {
+      const it = this.cursors[i].it;
+      if (it.docID() < target) it.advance(target);
+    }
+    return this.settle();
+  }
+
+  /** The doc's weighted length over all text fields, summed in schema order. */
+  private length(doc: number): number {
+    let dl = 0;
+    for (let i = 0; i < this.fields.length; i++) {
+      const n = this.norms[i];
+      dl += this.fields[i].boost * (n !== null ? NORM_TABLE[n[doc]] : this.reader.fieldLength(this.fields[i].name, doc));
+    }
+    return dl;
+  }
+
+  score(): number {
+    let freq = 0;
+    for (let i = 0; i < this.cursors.length; i++) {
+      const c = this.cursors[i];
+      if (c.it.docID() === this.doc) freq += c.boost * c.it.freq();
+    }
+    return bm25Score(this.w, freq, this.length(this.doc));
+  }
+
+  shallowEnd(target: number): number {
+    let end = NO_MORE_DOCS;
+    for (const c of this.cursors) {
+      const e = c.shallowEnd(target);
+      if (e < end) end = e;
+    }
+    return end;
+  }
+
+  /**
+   * A doc of the window has the term in some non-empty subset S of the fields
+   * with postings there; for each field of S an impact dominates it (freq ≥,
+   * length ≤), so its score is at most bm25(Σ_S boost·freq, Σ_S boost·length)
+   * for some choice of impacts. The bound is the max over subsets and choices
+   * (per-field maxima when the product gets large).
+   */
+  maxScoreIn(lo: number, hi: number): number {
+    if (this.doc > hi) return 0;
+    if (this.cacheValid(lo, hi)) return this.cachedBound;
+    const active = this.active;
+    active.length = 0;
+    let single = true;
+    for (const c of this.cursors) {
+      c.cachedEnd = -2;
+      if (c.it.docID() > hi) continue;
+      c.window.length = 0;
+      let end = c.shallowEnd(lo);
+      for (const imp of c.impacts) c.window.push(imp);
+      while (end < hi && end !== NO_MORE_DOCS) {
+        single = false;
+        end = c.shallowEnd(end + 1);
+        for (const imp of c.impacts) c.window.push(imp);
+      }
+      if (c.window.length > 0) {
+        active.push(c);
+        c.cachedEnd = c.blockEnd;
+      }
+    }
+    let best = 0;
+    for (let mask = 1; mask < 1 << active.length; mask++) {
+      const b = this.subsetBound(active, mask);
+      if (b > best) best = b;
+    }
+    this.cacheSingle = single;
+    this.cachedBound = best;
+    return best;
+  }
+
+  private cachedBound = 0;
+  /** The cached bound came from one block per field (so it holds for any sub-range of those blocks). */
+  private cacheSingle = false;
+
+  /**
+   * The last bound still holds for [lo, hi] when every field with docs in the
+   * range is on the very block (a single one) it was computed from, and that
+   * block covers `hi`: fields no longer present only made it larger.
+   */
+  private cacheValid(lo: number, hi: number): boolean {
+    if (!this.cacheSingle) return false;
+    for (const c of this.cursors) {
+      if (c.it.docID() > hi) continue;
+      if (c.cachedEnd < 0 || c.shallowEnd(lo) !== c.cachedEnd || c.cachedEnd < hi) return false;
+    }
+    return true;
+  }
+
+  private readonly active: FieldCursor[] = [];
+
+  private subsetBound(active: FieldCursor[], mask: number): number {
+    if ((mask & (mask - 1)) === 0) {
+      const c = active[31 - Math.clz32(mask)];
+      let best = 0;
+      for (const imp of c.window) {
+        const v = bm25Score(this.w, c.boost * imp.freq, c.boost * imp.norm);
+        if (v > best) best = v;
+      }
+      return best;
+    }
+    let product = 1;
+    for (let i = 0; i < active.length; i++) if (mask & (1 << i)) product *= active[i].window.length;
+    if (product > MAX_PRODUCT) {
+      let f = 0;
+      let n = 0;
+      for (let i = 0; i < active.length; i++) {
+        if (!(mask & (1 << i))) continue;
+        let mf = 0;
+        let mn = Infinity;
+        for (const imp of active[i].window) {
+          if (imp.freq > mf) mf = imp.freq;
+          if (imp.norm < mn) mn = imp.norm;
+        }
+        f += active[i].boost * mf;
+        n += active[i].boost * mn;
+      }
+      return bm25Score(this.w, f, n);
+    }
+    return this.walk(active, mask, 0, 0, 0);
+  }
+
+  /** Max of bm25 over one impact per field of `mask`, from field `i` on, with partial sums f and n. */
+  private walk(active: FieldCursor[], mask: number, i: number, f: number, n: number): number {
+    if (i === active.length) return bm25Score(this.w, f, n);
+    if (!(mask & (1 << i))) return this.walk(active, mask, i + 1, f, n);
+    let best = 0;
+    const c = active[i];
+    for (const imp of c.window) {
+      const v = this.walk(active, mask, i + 1, f + c.boost * imp.freq, n + c.boost * imp.norm);
+      if (v > best) best = v;
+    }
+    return best;
+  }
+}

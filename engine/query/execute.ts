@@ -1,0 +1,84 @@
+/**
+ * Query execution over a snapshot: plan the query with global statistics,
+ * then per segment open the scorers, compile the filter, and collect the top k
+ * (block-max MaxScore, or exhaustive scoring when pruning is off).
+ */
+import type { SegmentReader } from '../segment/types.ts';
+import type { Bm25Params } from '../scoring/bm25.ts';
+import { compileFilter, filterKey, nextSetBit } from './filter.ts';
+import type { FilterCache } from './filter.ts';
+import { buildPlan, openItem, openUnit } from './plan.ts';
+import type { FieldScoring, GlobalStats } from './plan.ts';
+import type { Scorer } from './scorers.ts';
+import { TopDocs } from './top-docs.ts';
+import { collectAll, scoreSegment } from './top-k.ts';
+import type { CollectState, SegmentTask } from './top-k.ts';
+import type { Filter, ParsedQuery } from './types.ts';
+
+export interface SnapshotContext {
+  segments: readonly SegmentReader[];
+  /** Global doc id of each segment's doc 0. */
+  bases: readonly number[];
+  fields: readonly { name: string; boost: number }[];
+  bm25: Bm25Params;
+  stats: GlobalStats;
+  filterCache: FilterCache;
+  fieldScoring: FieldScoring;
+}
+
+export interface ExecuteRequest {
+  query: ParsedQuery;
+  filter?: Filter;
+  k: number;
+  /** Global doc id never to return (more-like-this source), or -1. */
+  excludeGlobal: number;
+  pruning: boolean;
+  totalHitsThreshold: number;
+}
+
+export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: TopDocs; st: CollectState } {
+  const top = new TopDocs(req.k);
+  const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold };
+  const { stats } = ctx;
+  const { filter } = req;
+  const plan = buildPlan(req.query, { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring }, stats);
+  if (plan.impossible) return { top, st };
+  const fkey = filter ? filterKey(filter) : '';
+  ctx.segments.forEach((reader, i) => {
+    if (reader.numDocs === 0) return;
+    const scoring: Scorer[] = [];
+    for (const u of plan.scoring) {
+      const s = openUnit(u, reader, stats, i);
+      if (s) scoring.push(s);
+    }
+    const required: Scorer[] = [];
+    for (const units of plan.required) {
+      const s = openItem(units, reader, stats, i);
+      if (!s) return;
+      required.push(s);
+    }
+    const excluded: Scorer[] = [];
+    for (const units of plan.excluded) {
+      const s = openItem(units, reader, stats, i);
+      if (s) excluded.push(s);
+    }
+    if (!plan.empty && scoring.length === 0 && required.length === 0) return;
+    let cost = reader.maxDoc;
+    if (!plan.empty) {
+      cost = required.length > 0 ? Math.min(...required.map((s) => s.cost)) : scoring.reduce((a, s) => a + s.cost, 0);
+    }
+    const compiled = filter ? compileFilter(filter, fkey, reader, ctx.filterCache, cost) : null;
+    const f = compiled?.matches;
+    const self = req.excludeGlobal - ctx.bases[i];
+    const accept = f
+      ? (d: number) => !reader.isDeleted(d) && f(d) && d !== self
+      : (d: number) => !reader.isDeleted(d) && d !== self;
+    const bits = compiled?.bits ?? null;
+    const maxDoc = reader.maxDoc;
+    const nextCandidate = bits ? (from: number) => nextSetBit(bits, from, maxDoc) : null;
+    const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, docBase: ctx.bases[i], maxDoc };
+    if (plan.empty) collectAll(task, top, st);
+    else scoreSegment(task, top, st, req.pruning);
+  });
+  return { top, st };
+}

@@ -1,0 +1,121 @@
+/**
+ * Query parser: free text into a flat boolean query.
+ *
+ *   word          optional (OR-ed, ranked by BM25)
+ *   "a phrase"    optional phrase, matched through positions
+ *   +word  +"…"   required
+ *   -word  -"…"   excluded
+ *
+ * Every word goes through the analysis layer's `analyzeQuery`, so the query
+ * terms are exactly the index terms; stopwords are dropped (inside phrases they
+ * leave a position gap). A `+`/`-` token that analyses into several words
+ * (e.g. "+e-mail") becomes a required/excluded phrase. An unterminated quote
+ * runs to the end of the text. A query with only excluded clauses matches
+ * nothing (as in Lucene).
+ */
+import type { Language, QueryWord } from '../analysis/types.ts';
+import type { Occur, ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
+
+export type AnalyzeQueryFn = (text: string, lang: Language) => QueryWord[];
+
+export interface ParseLimits {
+  /** Longest accepted query in UTF-16 code units. Default 8192. */
+  maxLength: number;
+  /** Most clauses (words + phrases) after analysis. Default 1024 (Lucene's maxClauseCount). */
+  maxClauses: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({ maxLength: 8192, maxClauses: 1024 });
+
+export type QueryErrorCode = 'query_too_long' | 'too_many_clauses' | 'invalid_query' | 'invalid_filter' | 'invalid_request';
+
+/** Typed error of the query layer (bad query text, filter or request parameters). */
+export class QueryError extends Error {
+  constructor(readonly code: QueryErrorCode, message: string) {
+    super(message);
+    this.name = 'QueryError';
+  }
+}
+
+interface RawToken { occur: Occur; text: string; quoted: boolean }
+
+/** Split raw text into (occur, text, quoted) tokens. */
+export function tokenizeQuery(text: string): RawToken[] {
+  const out: RawToken[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    let occur: Occur = 'should';
+    const c = text[i];
+    if ((c === '+' || c === '-') && i + 1 < n && !isSpace(text.charCodeAt(i + 1))) {
+      occur = c === '+' ? 'must' : 'mustNot';
+      i++;
+    }
+    if (text[i] === '"') {
+      const close = text.indexOf('"', i + 1);
+      const end = close < 0 ? n : close;
+      out.push({ occur, text: text.slice(i + 1, end), quoted: true });
+      i = close < 0 ? n : close + 1;
+      continue;
+    }
+    const start = i;
+    while (i < n && !isSpace(text.charCodeAt(i)) && text[i] !== '"') i++;
+    const word = text.slice(start, i);
+    if (word && word !== '+' && word !== '-') out.push({ occur, text: word, quoted: false });
+  }
+  return out;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b);
+}
+
+function phraseSlots(words: QueryWord[]): PhraseSlot[] {
+  const slots: PhraseSlot[] = [];
+  let base = -1;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i].terms.length === 0) continue;
+    if (base < 0) base = i;
+    slots.push({ terms: [...words[i].terms], offset: i - base });
+  }
+  return slots;
+}
+
+/** Parse `text` with the given query analyzer; throws QueryError on oversized input. */
+export function parseQuery(
+  text: string,
+  language: Language,
+  analyzeQuery: AnalyzeQueryFn,
+  limits: Partial<ParseLimits> = {},
+): ParsedQuery {
+  if (typeof text !== 'string') throw new QueryError('invalid_query', 'query must be a string');
+  const maxLength = limits.maxLength ?? DEFAULT_PARSE_LIMITS.maxLength;
+  const maxClauses = limits.maxClauses ?? DEFAULT_PARSE_LIMITS.maxClauses;
+  if (text.length > maxLength) {
+    throw new QueryError('query_too_long', `query is ${text.length} characters long, the limit is ${maxLength}`);
+  }
+  const clauses: QueryClause[] = [];
+  for (const tok of tokenizeQuery(text)) {
+    const words = analyzeQuery(tok.text, language);
+    const content = words.filter((w) => w.terms.length > 0);
+    if (content.length === 0) continue;
+    if (tok.quoted || (tok.occur !== 'should' && content.length > 1)) {
+      const slots = phraseSlots(words);
+      if (slots.length === 1) {
+        clauses.push({ kind: 'word', occur: tok.occur, word: { text: content[0].text, terms: slots[0].terms, parts: [] } });
+      } else {
+        clauses.push({ kind: 'phrase', occur: tok.occur, text: tok.text, slots });
+      }
+      continue;
+    }
+    for (const w of content) {
+      clauses.push({ kind: 'word', occur: tok.occur, word: { text: w.text, terms: [...w.terms], parts: [...w.parts] } });
+    }
+  }
+  if (clauses.length > maxClauses) {
+    throw new QueryError('too_many_clauses', `query has ${clauses.length} clauses, the limit is ${maxClauses}`);
+  }
+  return { text, language, clauses };
+}

@@ -1,0 +1,286 @@
+/**
+ * Query planning: from a ParsedQuery to weighted units with global statistics
+ * (summed across the snapshot's segments), then to per-segment scorers.
+ *
+ * Words are scored across the text fields by BM25F (FieldScoring 'combined',
+ * the default: one clause per word, see combined-scorer.ts) or by per-field
+ * BM25 sums ('sum': one clause per (word, field), each field with its own df,
+ * docCount and avgdl, times its boost). A word's alternatives form a synonym
+ * group scored by its best alternative. Compound parts become extra optional
+ * clauses with weight × PART_BOOST. A phrase is one clause per field, scored by
+ * BM25 of the phrase frequency with the summed idf of its slots (the idf of a
+ * slot is that of its most frequent alternative), times the field boost.
+ */
+import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
+import { bm25TermWeight } from '../scoring/bm25.ts';
+import type { Bm25Params, TermWeight } from '../scoring/bm25.ts';
+import { lengthTable, MaxScorer, TermScorer } from './scorers.ts';
+import { PhraseScorer, SlotPostings } from './phrase-scorer.ts';
+import { CombinedScorer } from './combined-scorer.ts';
+import type { Scorer } from './scorers.ts';
+import type { ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
+import { QueryError } from './parser.ts';
+
+/** Weight factor of compound-part clauses relative to whole words. */
+export const PART_BOOST = 0.5;
+
+export type Unit =
+  | { kind: 'terms'; field: string; alts: { term: string; w: TermWeight; lengths: Float64Array }[] }
+  | { kind: 'combined'; allFields: readonly { name: string; boost: number }[]; alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] }
+  | { kind: 'phrase'; field: string; slots: PhraseSlot[]; w: TermWeight };
+
+/**
+ * How a word is scored across text fields:
+ *  - 'combined' (default): BM25F as Lucene's CombinedFieldQuery (combined-scorer.ts), one clause per word;
+ *  - 'sum': one BM25 per field with its own statistics, times the field boost, summed.
+ */
+export type FieldScoring = 'combined' | 'sum';
+
+export interface QueryPlan {
+  /** Scoring clauses, canonical order. */
+  scoring: Unit[];
+  /** Each entry: units of one required word/phrase (any field may match). */
+  required: Unit[][];
+  excluded: Unit[][];
+  /** A required item matches nowhere: the query matches nothing. */
+  impossible: boolean;
+  /** The query text is blank (not merely stopwords): every accepted doc matches with score 0. */
+  empty: boolean;
+}
+
+export interface PlanContext {
+  segments: readonly SegmentReader[];
+  fields: readonly { name: string; boost: number }[];
+  bm25: Bm25Params;
+  /** Default 'combined'. */
+  fieldScoring?: FieldScoring;
+}
+
+/** Global statistics, memoised per searcher. */
+export class GlobalStats {
+  private readonly df = new Map<string, Float64Array>();
+  private readonly pending = new Map<string, PostingsIterator>();
+  private readonly fieldStats = new Map<string, { docCount: number; avgdl: number }>();
+
+  constructor(private readonly segments: readonly SegmentReader[]) {}
+
+  field(field: string): { docCount: number; avgdl: number } {
+    let f = this.fieldStats.get(field);
+    if (!f) {
+      let docCount = 0;
+      let sum = 0;
+      for (const s of this.segments) {
+        const st = s.fieldStats(field);
+        if (st) {
+          docCount += st.docCount;
+          sum += st.sumTotalTermFreq;
+        }
+      }
+      f = { docCount, avgdl: docCount > 0 ? sum / docCount : 0 };
+      this.fieldStats.set(field, f);
+    }
+    return f;
+  }
+
+  docFreq(field: string, term: string): number {
+    const per = this.perSegment(field, term);
+    return per[per.length - 1];
+  }
+
+  /** Postings (without positions) of (field, term) in segment `i`: the one opened for statistics if unused, else a new one. */
+  postings(field: string, term: string, i: number): PostingsIterator | null {
+    const k = `${field}\u0000${term}\u0000${i}`;
+    const it = this.pending.get(k);
+    if (it) {
+      this.pending.delete(k);
+      return it;
+    }
+    return this.segmentDocFreq(field, term, i) === 0 ? null : this.segments[i].postings(field, term, false);
+  }
+
+  /** df of (field, term) in segment `i` (0 means: do not open its postings there). */
+  segmentDocFreq(field: string, term: string, i: number): number {
+    return this.perSegment(field, term)[i];
+  }
+
+  /** Per-segment dfs followed by their sum. */
+  private perSegment(field: string, term: string): Int32Array | Float64Array {
+    const k = `${field}\u0000${term}`;
+    let per = this.df.get(k);
+    if (per === undefined) {
+      per = new Float64Array(this.segments.length + 1);
+      let sum = 0;
+      for (let i = 0; i < this.segments.length; i++) {
+        // Opening the postings gives df (cost) with one dictionary lookup; the
+        // iterator is kept for the first scorer that needs it.
+        const it = this.segments[i].postings(field, term, false);
+        const df = it ? it.cost() : 0;
+        if (it) this.pending.set(`${k}\u0000${i}`, it);
+        per[i] = df;
+        sum += df;
+      }
+      per[this.segments.length] = sum;
+      this.df.set(k, per);
+    }
+    return per;
+  }
+}
+
+export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats): QueryPlan {
+  const plan: QueryPlan = { scoring: [], required: [], excluded: [], impossible: false, empty: q.clauses.length === 0 && q.text.trim() === '' };
+  const combinedUnits = (terms: string[], boost: number): Unit[] => {
+    let docCount = 0;
+    let sumW = 0;
+    for (const f of ctx.fields) {
+      const fs = stats.field(f.name);
+      docCount = Math.max(docCount, fs.docCount);
+      sumW += f.boost * fs.avgdl * fs.docCount;
+    }
+    if (docCount === 0) return [];
+    const alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] = [];
+    for (const term of new Set(terms)) {
+      let df = 0;
+      const fields: { name: string; boost: number }[] = [];
+      for (const f of ctx.fields) {
+        const d = stats.docFreq(f.name, term);
+        if (d > 0 && f.boost > 0) fields.push(f);
+        df = Math.max(df, d);
+      }
+      if (fields.length === 0) continue;
+      const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount, avgFieldLength: sumW / docCount, boost });
+      alts.push({ term, w, fields });
+    }
+    return alts.length > 0 ? [{ kind: 'combined', allFields: ctx.fields, alts }] : [];
+  };
+  const wordUnits = (terms: string[], boost: number): Unit[] => {
+    if ((ctx.fieldScoring ?? 'combined') === 'combined') return combinedUnits(terms, boost);
+    const out: Unit[] = [];
+    for (const f of ctx.fields) {
+      const fs = stats.field(f.name);
+      if (fs.docCount === 0) continue;
+      const alts: { term: string; w: TermWeight; lengths: Float64Array }[] = [];
+      for (const term of new Set(terms)) {
+        const df = stats.docFreq(f.name, term);
+        if (df === 0) continue;
+        const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount: fs.docCount, avgFieldLength: fs.avgdl, boost: f.boost * boost });
+        alts.push({ term, w, lengths: lengthTable(w) });
+      }
+      if (alts.length > 0) out.push({ kind: 'terms', field: f.name, alts });
+    }
+    return out;
+  };
+  const phraseUnits = (slots: PhraseSlot[], boost: number): Unit[] => {
+    const out: Unit[] = [];
+    for (const f of ctx.fields) {
+      const fs = stats.field(f.name);
+      if (fs.docCount === 0) continue;
+      let idfSum = 0;
+      let possible = true;
+      for (const slot of slots) {
+        let maxDf = 0;
+        for (const t of slot.terms) maxDf = Math.max(maxDf, stats.docFreq(f.name, t));
+        if (maxDf === 0) possible = false;
+        idfSum += Math.log(1 + (fs.docCount - maxDf + 0.5) / (maxDf + 0.5));
+      }
+      if (!possible) continue;
+      const unit = bm25TermWeight(ctx.bm25, { docFreq: 0, docCount: 0, avgFieldLength: fs.avgdl, boost: f.boost });
+      unit.weight = f.boost * boost * idfSum * (ctx.bm25.k1 + 1);
+      out.push({ kind: 'phrase', field: f.name, slots, w: unit });
+    }
+    return out;
+  };
+  for (const c of mergeDuplicates(q.clauses)) {
+    const boost = c.boost ?? 1;
+    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost) : phraseUnits(c.slots, boost);
+    if (c.occur === 'mustNot') {
+      if (units.length > 0) plan.excluded.push(units);
+      continue;
+    }
+    if (c.occur === 'must') {
+      if (units.length === 0) plan.impossible = true;
+      else plan.required.push(units);
+    }
+    plan.scoring.push(...units);
+    if (c.kind === 'word') {
+      for (const part of c.word.parts) {
+        if (c.word.terms.includes(part)) continue;
+        plan.scoring.push(...wordUnits([part], PART_BOOST * boost));
+      }
+    }
+  }
+  if (plan.scoring.length === 0 && plan.required.length === 0 && !plan.empty) plan.impossible = true;
+  return plan;
+}
+
+/**
+ * Identical clauses (same kind, occurrence, terms and parts) become one clause
+ * whose boost is the sum of theirs: "webster webster" scores as before with
+ * half the work (BM25 is linear in the weight, up to the last bit of rounding).
+ */
+function mergeDuplicates(clauses: readonly QueryClause[]): QueryClause[] {
+  const byKey = new Map<string, QueryClause>();
+  const out: QueryClause[] = [];
+  for (const c of clauses) {
+    const b = c.boost ?? 1;
+    if (!(b >= 0) || !Number.isFinite(b)) throw new QueryError('invalid_query', 'clause boost must be a finite number >= 0');
+    const key = JSON.stringify(c.kind === 'word' ? [c.kind, c.occur, c.word.terms, c.word.parts] : [c.kind, c.occur, c.slots]);
+    const seen = byKey.get(key);
+    if (!seen) {
+      const copy = { ...c };
+      byKey.set(key, copy);
+      out.push(copy);
+    } else if (c.occur !== 'mustNot') {
+      seen.boost = (seen.boost ?? 1) + (c.boost ?? 1);
+    }
+  }
+  return out;
+}
+
+/** Open the scorer of one unit on a segment; null when the segment lacks its terms. */
+export function openUnit(u: Unit, reader: SegmentReader, stats?: GlobalStats, segment = -1): Scorer | null {
+  if (u.kind === 'terms') {
+    const subs: Scorer[] = [];
+    for (const a of u.alts) {
+      const it = stats && segment >= 0 ? stats.postings(u.field, a.term, segment) : reader.postings(u.field, a.term, false);
+      if (it) subs.push(new TermScorer(it, a.w, reader, u.field, a.lengths));
+    }
+    if (subs.length === 0) return null;
+    return subs.length === 1 ? subs[0] : new MaxScorer(subs);
+  }
+  if (u.kind === 'combined') {
+    const subs: Scorer[] = [];
+    for (const a of u.alts) {
+      const postings: { it: PostingsIterator; boost: number }[] = [];
+      for (const f of a.fields) {
+        const it = stats && segment >= 0 ? stats.postings(f.name, a.term, segment) : reader.postings(f.name, a.term, false);
+        if (it) postings.push({ it, boost: f.boost });
+      }
+      if (postings.length > 0) subs.push(new CombinedScorer(postings, a.w, reader, u.allFields));
+    }
+    if (subs.length === 0) return null;
+    return subs.length === 1 ? subs[0] : new MaxScorer(subs);
+  }
+  const slots: SlotPostings[] = [];
+  for (const slot of u.slots) {
+    const its = [];
+    for (const t of slot.terms) {
+      if (stats && segment >= 0 && stats.segmentDocFreq(u.field, t, segment) === 0) continue;
+      const it = reader.postings(u.field, t, true);
+      if (it) its.push(it);
+    }
+    if (its.length === 0) return null;
+    slots.push(new SlotPostings(its));
+  }
+  return new PhraseScorer(slots, u.slots.map((s) => s.offset), u.w, reader, u.field);
+}
+
+/** Any-field matcher of one required/excluded item; null when it cannot match in this segment. */
+export function openItem(units: Unit[], reader: SegmentReader, stats?: GlobalStats, segment = -1): Scorer | null {
+  const subs: Scorer[] = [];
+  for (const u of units) {
+    const s = openUnit(u, reader, stats, segment);
+    if (s) subs.push(s);
+  }
+  if (subs.length === 0) return null;
+  return subs.length === 1 ? subs[0] : new MaxScorer(subs);
+}

@@ -1,0 +1,339 @@
+/**
+ * Top-k collection over one segment's scorers.
+ *
+ *  - `scoreMaxScore`: block-max MaxScore (Turtle & Flood; windows and
+ *    re-partitioning as in Lucene's MaxScoreBulkScorer). Doc ids are cut into
+ *    windows at postings-block edges; clauses are sorted by their upper bound
+ *    within the window (from block impacts); the lowest-bound prefix whose
+ *    bounds sum to at most the current k-th score is "non-essential": docs are
+ *    only enumerated from the essential clauses, non-essential clauses are
+ *    advanced to a candidate only while it can still make the top k.
+ *  - `scoreExhaustive`: every matching doc scored in full (reference for tests).
+ *  - `scoreConjunctive`: docs matching every required clause, scored in full.
+ *  - `collectAll`: every accepted doc, score 0 (empty query).
+ *
+ * When the filter is a bitset, a rejected candidate moves the essential
+ * clauses straight to the next doc the filter accepts (skipping postings blocks).
+ *
+ * Scores are always summed in canonical clause order, so pruned and exhaustive
+ * runs yield bit-identical scores. Ties break by global doc id (segment order,
+ * then doc id), lowest first. Counting is exact until `threshold` matches are
+ * seen; after that, clauses pruned as non-essential skip docs uncounted and
+ * `exact` turns false (the count is then a lower bound).
+ */
+import { NO_MORE_DOCS } from '../segment/types.ts';
+import type { Scorer } from './scorers.ts';
+import type { TopDocs } from './top-docs.ts';
+
+export interface CollectState {
+  /** Matches seen (exact while `exact`). */
+  count: number;
+  exact: boolean;
+  /** Exact counting up to this many matches before pruning starts. */
+  threshold: number;
+}
+
+/** One segment's work: scoring clauses (canonical order), constraints, accepted docs. */
+export interface SegmentTask {
+  scoring: Scorer[];
+  /** Every one must match (checked with advance). */
+  required: Scorer[];
+  /** None may match. */
+  excluded: Scorer[];
+  /** Live-doc and filter check. */
+  accept: (doc: number) => boolean;
+  /** When the filter is a bitset: the first doc >= from it accepts (lets rejected runs be skipped), else null. */
+  nextCandidate: ((from: number) => number) | null;
+  docBase: number;
+  maxDoc: number;
+}
+
+/** Relative safety margin on summed bounds against float rounding. */
+const SAFE = 1 + 1e-9;
+
+function floor(top: TopDocs, st: CollectState): number {
+  return st.count >= st.threshold ? top.minScore() : -Infinity;
+}
+
+function isExcluded(excluded: Scorer[], doc: number): boolean {
+  for (let i = 0; i < excluded.length; i++) {
+    const e = excluded[i];
+    if (e.doc < doc) e.advance(doc);
+    if (e.doc === doc) return true;
+  }
+  return false;
+}
+
+export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, pruning: boolean): void {
+  if (t.required.length > 0) scoreConjunctive(t, top, st);
+  else if (t.scoring.length === 0) return;
+  else if (pruning) scoreMaxScore(t, top, st);
+  else scoreExhaustive(t, top, st);
+}
+
+/**
+ * A clause every competitive doc of the window must match: the bounds of all
+ * the other clauses sum to at most `minScore`. The cheapest such clause, or -1.
+ * (Only for up to 16 clauses; the sums are taken explicitly, no subtraction.)
+ */
+function pickLead(clauses: Scorer[], bound: Float64Array, minScore: number): number {
+  const n = clauses.length;
+  if (n < 2 || n > 16 || minScore === -Infinity) return -1;
+  let best = -1;
+  for (let j = 0; j < n; j++) {
+    let others = 0;
+    for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
+    if (others * SAFE <= minScore && (best < 0 || clauses[j].cost < clauses[best].cost)) best = j;
+  }
+  return best;
+}
+
+export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): void {
+  const clauses = t.scoring;
+  const n = clauses.length;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const bound = new Float64Array(n);
+  const prefix = new Float64Array(n + 1);
+  const s = new Float64Array(n);
+  const stamp = new Int32Array(n).fill(-1);
+  const { accept, excluded, docBase, nextCandidate } = t;
+  let fe = 0;
+  let windowMin = 0;
+  /** Essential in the previous window's partition (all, at first). */
+  const wasEssential = new Uint8Array(n).fill(1);
+  /**
+   * Window end: the nearest block edge among the given clauses (at least 32 ids
+   * per clause), or -1 when every clause is exhausted. Block cursors only move
+   * forward, so a window never shrinks below what earlier bounds covered.
+   */
+  const windowEdge = (onlyEssential: boolean): number => {
+    let wm = NO_MORE_DOCS;
+    let any = false;
+    for (let j = 0; j < n; j++) {
+      const c = clauses[j];
+      if (c.doc === NO_MORE_DOCS) continue;
+      any = true;
+      if (onlyEssential && wasEssential[j] === 0) continue;
+      const e = c.shallowEnd(c.doc > windowMin ? c.doc : windowMin);
+      if (e < wm - 1) wm = e + 1;
+    }
+    if (!any) return -1;
+    return wm;
+  };
+  const partition = (minScore: number): void => {
+    if (n <= 16) {
+      for (let i = 1; i < n; i++) {
+        const v = order[i];
+        let k = i - 1;
+        while (k >= 0 && bound[order[k]] > bound[v]) {
+          order[k + 1] = order[k];
+          k--;
+        }
+        order[k + 1] = v;
+      }
+    } else {
+      order.sort((a, b) => bound[a] - bound[b] || a - b);
+    }
+    prefix[0] = 0;
+    for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + bound[order[i]];
+    fe = 0;
+    while (fe < n && prefix[fe + 1] * SAFE <= minScore) fe++;
+  };
+  while (windowMin < NO_MORE_DOCS) {
+    const minScore = floor(top, st);
+    let boundsValid = false;
+    let windowMax: number;
+    fe = 0;
+    if (minScore === -Infinity) {
+      // No pruning yet: windows at the nearest block edge of any clause.
+      windowMax = windowEdge(false);
+      if (windowMax < 0) return;
+      if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
+      wasEssential.fill(1);
+    } else {
+      // Pass 1 (as Lucene): window from the clauses essential so far, whose blocks
+      // bound it; the others are bounded by their global maximum (cursors untouched).
+      // If one of them turns essential, pass 2 cuts the window at every clause's
+      // nearest block edge and bounds all clauses per block.
+      windowMax = windowEdge(true);
+      if (windowMax < 0) return;
+      for (let j = 0; j < n; j++) {
+        const c = clauses[j];
+        bound[j] = c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1) : c.maxScore;
+      }
+      partition(minScore);
+      let grew = false;
+      for (let i = fe; i < n; i++) if (wasEssential[order[i]] === 0) grew = true;
+      if (grew) {
+        windowMax = windowEdge(false);
+        if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
+        for (let j = 0; j < n; j++) {
+          const c = clauses[j];
+          bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1);
+        }
+        partition(minScore);
+      }
+      wasEssential.fill(0);
+      for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
+      boundsValid = true;
+      if (fe > 0) st.exact = false;
+      if (fe === n) {
+        windowMin = windowMax;
+        continue;
+      }
+    }
+    let lead = boundsValid ? pickLead(clauses, bound, minScore) : -1;
+    if (lead >= 0) st.exact = false;
+    for (let i = fe; i < n; i++) {
+      const c = clauses[order[i]];
+      if (c.doc < windowMin) c.advance(windowMin);
+    }
+    if (lead >= 0 && clauses[lead].doc < windowMin) clauses[lead].advance(windowMin);
+    let doc = NO_MORE_DOCS;
+    if (lead >= 0) doc = clauses[lead].doc;
+    else for (let i = fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+
+    while (doc < windowMax) {
+      if (lead >= 0) {
+        // Only docs of the required lead can compete: essential clauses jump to them.
+        for (let i = fe; i < n; i++) {
+          const c = clauses[order[i]];
+          if (c.doc < doc) c.advance(doc);
+        }
+      }
+      if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) {
+        const next = nextCandidate !== null ? nextCandidate(doc + 1) : doc + 1;
+        for (let i = fe; i < n; i++) {
+          const c = clauses[order[i]];
+          if (c.doc < next) {
+            if (c.doc === doc && next === doc + 1) c.nextDoc();
+            else c.advance(next);
+          }
+        }
+        if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
+      } else {
+        st.count++;
+        let partial = 0;
+        for (let i = fe; i < n; i++) {
+          const j = order[i];
+          const c = clauses[j];
+          if (c.doc === doc) {
+            const v = c.score();
+            s[j] = v;
+            stamp[j] = doc;
+            partial += v;
+            c.nextDoc();
+          }
+        }
+        let competitive = true;
+        if (fe > 0) {
+          const min = floor(top, st);
+          for (let i = fe - 1; i >= 0; i--) {
+            if ((partial + prefix[i + 1]) * SAFE <= min) {
+              competitive = false;
+              break;
+            }
+            const j = order[i];
+            const c = clauses[j];
+            if (c.doc < doc) c.advance(doc);
+            if (c.doc === doc) {
+              const v = c.score();
+              s[j] = v;
+              stamp[j] = doc;
+              partial += v;
+            }
+          }
+        }
+        if (lead >= 0 && clauses[lead].doc === doc) clauses[lead].nextDoc();
+        if (competitive) {
+          let total = 0;
+          for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
+          top.offer(total, docBase + doc);
+          if (boundsValid) {
+            const min = floor(top, st);
+            while (fe < n && prefix[fe + 1] * SAFE <= min) {
+              fe++;
+              st.exact = false;
+            }
+            if (fe === n) break;
+            if (lead < 0) {
+              lead = pickLead(clauses, bound, min);
+              if (lead >= 0) {
+                st.exact = false;
+                if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+              }
+            }
+          }
+        }
+      }
+      doc = NO_MORE_DOCS;
+      if (lead >= 0) doc = clauses[lead].doc;
+      else for (let i = fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+    }
+    windowMin = windowMax;
+  }
+}
+
+export function scoreExhaustive(t: SegmentTask, top: TopDocs, st: CollectState): void {
+  const clauses = t.scoring;
+  const n = clauses.length;
+  let doc = NO_MORE_DOCS;
+  for (let j = 0; j < n; j++) {
+    const d = clauses[j].nextDoc();
+    if (d < doc) doc = d;
+  }
+  while (doc !== NO_MORE_DOCS) {
+    if (t.accept(doc) && !isExcluded(t.excluded, doc)) {
+      st.count++;
+      let total = 0;
+      for (let j = 0; j < n; j++) if (clauses[j].doc === doc) total += clauses[j].score();
+      top.offer(total, t.docBase + doc);
+    }
+    let next = NO_MORE_DOCS;
+    for (let j = 0; j < n; j++) {
+      const c = clauses[j];
+      if (c.doc === doc) c.nextDoc();
+      if (c.doc < next) next = c.doc;
+    }
+    doc = next;
+  }
+}
+
+export function scoreConjunctive(t: SegmentTask, top: TopDocs, st: CollectState): void {
+  const req = [...t.required].sort((a, b) => a.cost - b.cost);
+  const lead = req[0];
+  const clauses = t.scoring;
+  let doc = lead.nextDoc();
+  outer: while (doc !== NO_MORE_DOCS) {
+    for (let i = 1; i < req.length; i++) {
+      const r = req[i];
+      if (r.doc < doc) r.advance(doc);
+      if (r.doc > doc) {
+        if (r.doc === NO_MORE_DOCS) return;
+        doc = lead.advance(r.doc);
+        continue outer;
+      }
+    }
+    if (t.accept(doc) && !isExcluded(t.excluded, doc)) {
+      st.count++;
+      let total = 0;
+      for (let j = 0; j < clauses.length; j++) {
+        const c = clauses[j];
+        if (c.doc < doc) c.advance(doc);
+        if (c.doc === doc) total += c.score();
+      }
+      top.offer(total, t.docBase + doc);
+    }
+    doc = lead.nextDoc();
+  }
+}
+
+/** Empty query: every accepted doc matches with score 0, in index order. */
+export function collectAll(t: SegmentTask, top: TopDocs, st: CollectState): void {
+  for (let doc = 0; doc < t.maxDoc; doc++) {
+    if (!t.accept(doc)) continue;
+    st.count++;
+    if (!top.full) top.offer(0, t.docBase + doc);
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * Searcher: a fixed snapshot of segments answering searches, lookups by key,
+ * highlights, summaries, "more like this" and near-duplicate lookups.
+ *
+ * Statistics (docCount, df, avgdl per field) are summed across the snapshot's
+ * segments, so scores do not depend on how docs are split into segments. Hits
+ * are ranked by BM25 (see scoring/bm25.ts, query/plan.ts) with ties broken by
+ * segment order, then doc id. Top-k uses block-max MaxScore (query/top-k.ts)
+ * unless `pruning: false`, which scores every match (same results, slower).
+ * Filters compile per segment to cached bitsets or per-doc checks (query/filter.ts).
+ */
+import { analyze as defaultAnalyze, analyzeQuery as defaultAnalyzeQuery } from './analysis/index.ts';
+import type { Language, QueryWord, Token } from './analysis/types.ts';
+import { bm25Idf, bm25Params } from './scoring/bm25.ts';
+import type { Bm25Params } from './scoring/bm25.ts';
+import { NO_MORE_DOCS } from './segment/types.ts';
+import type { SegmentReader } from './segment/types.ts';
+import { compileFilter, FilterCache, filterKey, validateFilter } from './query/filter.ts';
+import { parseQuery, QueryError } from './query/parser.ts';
+import { GlobalStats } from './query/plan.ts';
+import type { FieldScoring } from './query/plan.ts';
+import { executeQuery } from './query/execute.ts';
+import type { Filter, Hit, ParsedQuery, Passage, SearchRequest, SearchResponse, StoredDoc } from './query/types.ts';
+import { highlightText } from './highlight/passages.ts';
+import type { HighlightOptions } from './highlight/passages.ts';
+import { summarize } from './highlight/summary.ts';
+import type { SummaryOptions } from './highlight/summary.ts';
+import { hammingDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn } from './similarity/near-duplicates.ts';
+import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
+import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
+
+export interface SearchSchema {
+  textFields: Record<string, { boost?: number }>;
+  keywordFields: string[];
+  numericFields: string[];
+}
+
+export interface SearcherOptions {
+  schema: SearchSchema;
+  bm25?: Partial<Bm25Params>;
+  generation: number;
+  /** Analyzer (default: engine/analysis). Must be the one the index was built with. */
+  analyzer?: {
+    analyze(text: string, lang: Language): Token[];
+    analyzeQuery(text: string, lang: Language): QueryWord[];
+  };
+  /** Filter bitsets shared across searchers of one index (default: private to this searcher). */
+  filterCache?: FilterCache;
+  /** Scoring across text fields: 'combined' BM25F (default) or per-field BM25 'sum' (see query/plan.ts). */
+  fieldScoring?: FieldScoring;
+  /** Dynamic pruning on (default) or exhaustive scoring. */
+  pruning?: boolean;
+  /**
+   * Matches counted exactly before pruning may start. Default 0: pruning starts
+   * as soon as k hits are held (fastest; `total` is then a lower bound whenever
+   * a clause was pruned). Lucene's default is 1000.
+   */
+  totalHitsThreshold?: number;
+}
+
+export const MAX_LIMIT = 10000;
+export const MAX_OFFSET = 100000;
+
+export class Searcher {
+  readonly generation: number;
+  readonly numDocs: number;
+  private readonly bases: number[] = [];
+  private readonly fields: { name: string; boost: number }[];
+  private readonly bm25: Bm25Params;
+  private readonly stats: GlobalStats;
+  private readonly cache: FilterCache;
+  private readonly analyzer: NonNullable<SearcherOptions['analyzer']>;
+
+  constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
+    this.generation = options.generation;
+    this.bm25 = bm25Params(options.bm25);
+    this.fields = Object.entries(options.schema.textFields).map(([name, f]) => ({ name, boost: f.boost ?? 1 }));
+    let base = 0;
+    let live = 0;
+    for (const s of segments) {
+      this.bases.push(base);
+      base += s.maxDoc;
+      live += s.numDocs;
+    }
+    this.numDocs = live;
+    this.stats = new GlobalStats(segments);
+    this.cache = options.filterCache ?? new FilterCache();
+    this.analyzer = options.analyzer ?? { analyze: defaultAnalyze, analyzeQuery: defaultAnalyzeQuery };
+  }
+
+  /** Parse free text with this searcher's analyzer. */
+  parse(query: string, language: Language = 'de'): ParsedQuery {
+    return parseQuery(query, language, this.analyzer.analyzeQuery);
+  }
+
+  search(req: SearchRequest): SearchResponse {
+    if (req === null || typeof req !== 'object') throw new QueryError('invalid_request', 'search request must be an object');
+    if (typeof req.query !== 'string' && (req.query === null || typeof req.query !== 'object' || !Array.isArray(req.query.clauses))) {
+      throw new QueryError('invalid_request', 'query must be a string or a parsed query');
+    }
+    const limit = req.limit;
+    const offset = req.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
+      throw new QueryError('invalid_request', `limit must be an integer within 0..${MAX_LIMIT}`);
+    }
+    if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) {
+      throw new QueryError('invalid_request', `offset must be an integer within 0..${MAX_OFFSET}`);
+    }
+    const lang = req.language ?? 'de';
+    if (lang !== 'de' && lang !== 'en') throw new QueryError('invalid_request', `unsupported language "${String(lang)}"`);
+    const parsed = typeof req.query === 'string' ? this.parse(req.query, lang) : req.query;
+    if (req.filter !== undefined) validateFilter(req.filter, this.options.schema);
+    const want = offset + limit;
+    if (!req.collapseDuplicates) {
+      const { top, st } = this.topDocs(parsed, req.filter, want, -1);
+      const hits = top.sorted().slice(offset).map((h) => this.hit(h.doc, h.score));
+      return { total: st.count, totalIsExact: st.exact, hits };
+    }
+    let fetch = Math.min(MAX_LIMIT + MAX_OFFSET, want * 3 + 10);
+    for (;;) {
+      const { top, st } = this.topDocs(parsed, req.filter, fetch, -1);
+      const groups = this.collapse(top.sorted());
+      if (groups.length >= want || top.size < fetch || fetch >= MAX_LIMIT + MAX_OFFSET) {
+        return { total: st.count, totalIsExact: st.exact, hits: groups.slice(offset, want) };
+      }
+      fetch = Math.min(MAX_LIMIT + MAX_OFFSET, fetch * 4);
+    }
+  }
+
+  /** Committed live doc by key. */
+  get(key: string): StoredDoc | null {
+    const loc = this.locate(key);
+    if (!loc) return null;
+    const r = this.segments[loc.segment];
+    const keywords: Record<string, string[]> = {};
+    for (const f of this.options.schema.keywordFields) {
+      const v = r.keywords(f, loc.doc);
+      if (v.length > 0) keywords[f] = [...v];
+    }
+    const numbers: Record<string, number> = {};
+    for (const f of this.options.schema.numericFields) {
+      const v = r.numeric(f, loc.doc);
+      if (v !== undefined) numbers[f] = v;
+    }
+    return { key, stored: r.stored(loc.doc), keywords, numbers };
+  }
+
+  /** Distinct values of keyword column `field` carried by at least one live doc, sorted. */
+  keywordValues(field: string): string[] {
+    const out = new Set<string>();
+    for (const r of this.segments) {
+      if (r.numDocs === 0) continue;
+      if (r.keywordValues) {
+        for (const v of r.keywordValues(field)) {
+          if (out.has(v)) continue;
+          const it = r.keywordDocs(field, v);
+          if (!it) continue;
+          for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) {
+            if (!r.isDeleted(d)) {
+              out.add(v);
+              break;
+            }
+          }
+        }
+      } else {
+        for (let d = 0; d < r.maxDoc; d++) if (!r.isDeleted(d)) for (const v of r.keywords(field, d)) out.add(v);
+      }
+    }
+    return [...out].sort();
+  }
+
+  /** Best passages of the hit's text fields for `query` (see highlight/passages.ts). */
+  highlight(
+    hit: Hit,
+    query: ParsedQuery | string,
+    opts: Partial<HighlightOptions> & { fields?: string[]; language?: Language } = {},
+  ): Passage[] {
+    const loc = this.resolve(hit);
+    if (!loc) return [];
+    const parsed = typeof query === 'string' ? this.parse(query, opts.language ?? 'de') : query;
+    const r = this.segments[loc.segment];
+    const texts = r.text(loc.doc);
+    const lang = r.language(loc.doc);
+    const maxPassages = opts.maxPassages ?? 3;
+    const all: Passage[] = [];
+    for (const field of opts.fields ?? this.fields.map((f) => f.name)) {
+      const text = texts[field];
+      if (typeof text !== 'string' || text.length === 0) continue;
+      const weights = this.termWeights(parsed, field);
+      const head = text.slice(0, opts.maxAnalyzedChars ?? 50000);
+      all.push(...highlightText(field, head, this.analyzer.analyze(head, lang), weights, { ...opts, maxPassages }));
+    }
+    if (all.length <= maxPassages) return all;
+    const keep = new Set([...all].sort((a, b) => b.score - a.score).slice(0, maxPassages));
+    return all.filter((p) => keep.has(p));
+  }
+
+  /** First meaningful sentences of the hit's `field` (default body, else the first text field with text). */
+  summary(hit: Hit, opts: Partial<SummaryOptions> & { field?: string } = {}): string {
+    const loc = this.resolve(hit);
+    if (!loc) return '';
+    const texts = this.segments[loc.segment].text(loc.doc);
+    const order = opts.field ? [opts.field] : ['body', ...this.fields.map((f) => f.name)];
+    for (const f of order) {
+      const t = texts[f];
+      if (typeof t === 'string' && t.trim()) return summarize(t, opts);
+    }
+    return '';
+  }
+
+  /** Docs most similar to `key` by its top tf-idf terms; the doc itself excluded. */
+  moreLikeThis(key: string, opts: { filter?: Filter; limit: number } & Partial<MoreLikeThisOptions>): Hit[] {
+    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
+    const loc = this.locate(key);
+    if (!loc || limit === 0) return [];
+    const r = this.segments[loc.segment];
+    const texts = r.text(loc.doc);
+    const lang = r.language(loc.doc);
+    const stats = {
+      numDocs: this.numDocs,
+      docFreq: (term: string) => Math.max(0, ...this.fields.map((f) => this.stats.docFreq(f.name, term))),
+    };
+    const terms = selectTerms(this.fields.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts);
+    if (terms.length === 0) return [];
+    const { top } = this.topDocs(termsQuery(terms, lang), opts.filter, limit, this.bases[loc.segment] + loc.doc);
+    return top.sorted().map((h) => this.hit(h.doc, h.score));
+  }
+
+  /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */
+  duplicatesOf(key: string, opts: { filter?: Filter; limit: number }): Hit[] {
+    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    const loc = this.locate(key);
+    if (!loc) return [];
+    const sig = this.segments[loc.segment].signature(loc.doc);
+    const found: { g: number; distance: number }[] = [];
+    const fkey = opts.filter ? filterKey(opts.filter) : '';
+    this.segments.forEach((r, i) => {
+      const near = nearDuplicatesIn(r, sig);
+      if (near.length === 0) return;
+      const accept = opts.filter ? compileFilter(opts.filter, fkey, r, this.cache, near.length).matches : null;
+      for (const { doc, distance } of near) {
+        if (r.isDeleted(doc) || (i === loc.segment && doc === loc.doc) || (accept && !accept(doc))) continue;
+        found.push({ g: this.bases[i] + doc, distance });
+      }
+    });
+    found.sort((a, b) => a.distance - b.distance || a.g - b.g);
+    return found.slice(0, Math.max(0, opts.limit)).map((f) => this.hit(f.g, 1 - f.distance / 64));
+  }
+
+  private topDocs(parsed: ParsedQuery, filter: Filter | undefined, k: number, excludeGlobal: number) {
+    return executeQuery(
+      { segments: this.segments, bases: this.bases, fields: this.fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
+      { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0 },
+    );
+  }
+
+  /** Group hits (best first) whose signatures are within 3 bits of a better hit. */
+  private collapse(sorted: { score: number; doc: number }[]): Hit[] {
+    const leaders: { hit: Hit; sig: bigint }[] = [];
+    for (const h of sorted) {
+      const { segment, doc } = this.split(h.doc);
+      const sig = this.segments[segment].signature(doc);
+      const hit = this.hit(h.doc, h.score);
+      const leader = leaders.find((l) => hammingDistance(l.sig, sig) <= MAX_DUPLICATE_DISTANCE);
+      if (leader) (leader.hit.duplicates ??= []).push(hit);
+      else leaders.push({ hit, sig });
+    }
+    return leaders.map((l) => l.hit);
+  }
+
+  /** idf of each query term in `field` (compound parts and phrase terms included, excluded terms not). */
+  private termWeights(q: ParsedQuery, field: string): Map<string, number> {
+    const fs = this.stats.field(field);
+    const out = new Map<string, number>();
+    const add = (t: string) => {
+      const df = this.stats.docFreq(field, t);
+      if (df > 0 && !out.has(t)) out.set(t, bm25Idf(df, fs.docCount));
+    };
+    for (const c of q.clauses) {
+      if (c.occur === 'mustNot') continue;
+      if (c.kind === 'word') [...c.word.terms, ...c.word.parts].forEach(add);
+      else c.slots.forEach((s) => s.terms.forEach(add));
+    }
+    return out;
+  }
+
+  private split(g: number): { segment: number; doc: number } {
+    let lo = 0;
+    let hi = this.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.bases[mid] <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    return { segment: lo, doc: g - this.bases[lo] };
+  }
+
+  /** A hit whose `stored` payload is read (decompressed) on first access. */
+  private hit(g: number, score: number): Hit {
+    const { segment, doc } = this.split(g);
+    const r = this.segments[segment];
+    const hit = { key: r.key(doc), score, ref: { segment, doc, segmentId: r.id } } as Hit;
+    let stored: Record<string, unknown> | undefined;
+    Object.defineProperty(hit, 'stored', {
+      enumerable: true,
+      configurable: true,
+      get: () => (stored ??= r.stored(doc)),
+      set: (v: Record<string, unknown>) => {
+        stored = v;
+      },
+    });
+    return hit;
+  }
+
+  /** The hit's doc in this snapshot (by ref when it came from this snapshot, else by key). */
+  private resolve(hit: Hit): { segment: number; doc: number } | null {
+    const ref = hit.ref;
+    const r = ref ? this.segments[ref.segment] : undefined;
+    if (r && r.id === ref.segmentId && ref.doc < r.maxDoc && !r.isDeleted(ref.doc)) return { segment: ref.segment, doc: ref.doc };
+    return this.locate(hit.key);
+  }
+
+  private locate(key: string): { segment: number; doc: number } | null {
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const r = this.segments[i] as SegmentReader & { findKey?(key: string): number };
+      if (r.findKey) {
+        const d = r.findKey(key);
+        if (d >= 0) return { segment: i, doc: d };
+        continue;
+      }
+      for (let d = 0; d < r.maxDoc; d++) if (!r.isDeleted(d) && r.key(d) === key) return { segment: i, doc: d };
+    }
+    return null;
+  }
+}

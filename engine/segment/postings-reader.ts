@@ -1,0 +1,208 @@
+/**
+ * Postings reader: a PostingsIterator over the block format of postings-writer.ts.
+ * Skip entries are decoded when the iterator is created (a few bytes per block), blocks
+ * are decoded one at a time, positions only when asked for, impacts only per shallow block.
+ */
+import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
+import { ByteReader } from './bytes.ts';
+import { unpackBlock } from './bitpack.ts';
+import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';
+
+const EMPTY_POSITIONS = new Int32Array(0);
+const NO_BLOCK = new Int32Array(0);
+
+/** Decoded skip entries of one term (immutable; may be cached and shared by iterators). */
+export interface SkipData {
+  nBlocks: number;
+  lastDocs: number[];
+  docOffs: number[];
+  posOffs: number[];
+  impactOffs: number[];
+  /** Decoded impacts per block, filled lazily (shared, never mutated once set). */
+  impacts: (Impact[] | undefined)[];
+}
+
+export function decodeSkip(docData: Uint8Array, meta: TermMeta): SkipData {
+  const nBlocks = Math.ceil(meta.docFreq / BLOCK_SIZE);
+  // plain arrays: cheaper to allocate than typed arrays for the common one-block lists
+  const lastDocs: number[] = new Array(nBlocks);
+  const docOffs: number[] = new Array(nBlocks);
+  const posOffs: number[] = new Array(nBlocks);
+  const impactOffs: number[] = new Array(nBlocks);
+  const r = new ByteReader(docData, meta.docStart);
+  const skipLen = r.varint();
+  let blockOff = r.pos + skipLen;
+  let posOff = meta.posStart;
+  let last = -1;
+  for (let b = 0; b < nBlocks; b++) {
+    last += r.varint();
+    lastDocs[b] = last;
+    docOffs[b] = blockOff;
+    blockOff += r.varint();
+    posOffs[b] = posOff;
+    posOff += r.varint();
+    impactOffs[b] = r.pos;
+    const ni = r.varint();
+    for (let k = 0; k < ni; k++) {
+      r.varint();
+      r.varint();
+    }
+  }
+  return { nBlocks, lastDocs, docOffs, posOffs, impactOffs, impacts: new Array(nBlocks) };
+}
+
+export class BlockPostingsIterator implements PostingsIterator {
+  private readonly nBlocks: number;
+  private readonly lastDocs: number[];
+  private readonly docOffs: number[];
+  private readonly posOffs: number[];
+  private readonly skip: SkipData;
+  private docs: Int32Array = NO_BLOCK;
+  private freqs: Int32Array = NO_BLOCK;
+  private block = -1;
+  private n = 0;
+  private idx = -1;
+  private doc = -1;
+  private shallow = 0;
+  private posCursor = 0;
+  private posDocIdx = 0;
+
+  constructor(
+    private readonly docData: Uint8Array,
+    private readonly posData: Uint8Array,
+    private readonly meta: TermMeta,
+    private readonly withPositions: boolean,
+    skip?: SkipData,
+  ) {
+    this.skip = skip ?? decodeSkip(docData, meta);
+    this.nBlocks = this.skip.nBlocks;
+    this.lastDocs = this.skip.lastDocs;
+    this.docOffs = this.skip.docOffs;
+    this.posOffs = this.skip.posOffs;
+  }
+
+  docID(): number {
+    return this.doc;
+  }
+
+  cost(): number {
+    return this.meta.docFreq;
+  }
+
+  freq(): number {
+    return this.freqs[this.idx];
+  }
+
+  nextDoc(): number {
+    if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
+    if (++this.idx >= this.n) {
+      if (this.block + 1 >= this.nBlocks) return (this.doc = NO_MORE_DOCS);
+      this.loadBlock(this.block + 1);
+      this.idx = 0;
+    }
+    return (this.doc = this.docs[this.idx]);
+  }
+
+  advance(target: number): number {
+    if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
+    if (this.block < 0 || target > this.lastDocs[this.block]) {
+      const b = this.findBlock(target, Math.max(this.block, 0));
+      if (b >= this.nBlocks) return (this.doc = NO_MORE_DOCS);
+      this.loadBlock(b);
+      this.idx = 0;
+    } else if (this.idx < 0) {
+      this.idx = 0;
+    }
+    const docs = this.docs;
+    let i = this.idx;
+    while (docs[i] < target) i++;
+    this.idx = i;
+    return (this.doc = docs[i]);
+  }
+
+  advanceShallow(target: number): number {
+    const b = this.findBlock(target, this.shallow);
+    this.shallow = b;
+    return b >= this.nBlocks ? NO_MORE_DOCS : this.lastDocs[b];
+  }
+
+  blockImpacts(): Impact[] {
+    const b = this.shallow;
+    if (b >= this.nBlocks) return [];
+    let cached = this.skip.impacts[b];
+    if (!cached) {
+      const r = new ByteReader(this.docData, this.skip.impactOffs[b]);
+      const ni = r.varint();
+      cached = [];
+      for (let k = 0; k < ni; k++) cached.push(Object.freeze({ freq: r.varint(), norm: r.varint() }));
+      this.skip.impacts[b] = cached;
+    }
+    return cached;
+  }
+
+  positions(): Int32Array {
+    if (!this.withPositions || this.idx < 0 || this.doc === NO_MORE_DOCS) return EMPTY_POSITIONS;
+    const r = new ByteReader(this.posData, this.posCursor);
+    const freqs = this.freqs;
+    if (this.posDocIdx > this.idx) {
+      // positions of an earlier doc of this block asked again: restart the block
+      r.pos = this.posOffs[this.block];
+      this.posDocIdx = 0;
+    }
+    while (this.posDocIdx < this.idx) {
+      for (let k = freqs[this.posDocIdx]; k > 0; k--) r.varint();
+      this.posDocIdx++;
+    }
+    const f = freqs[this.idx];
+    const out = new Int32Array(f);
+    let p = 0;
+    for (let k = 0; k < f; k++) {
+      p += r.varint();
+      out[k] = p;
+    }
+    this.posCursor = r.pos;
+    this.posDocIdx = this.idx + 1;
+    return out;
+  }
+
+  /** First block >= from whose last doc is >= target (nBlocks when none). */
+  private findBlock(target: number, from: number): number {
+    const last = this.lastDocs;
+    let lo = from;
+    let hi = this.nBlocks;
+    // gallop a little, then binary search
+    if (lo < hi && last[lo] >= target) return lo;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (last[mid] < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private loadBlock(b: number): void {
+    const n = b === this.nBlocks - 1 ? this.meta.docFreq - b * BLOCK_SIZE : BLOCK_SIZE;
+    if (this.docs.length < n) {
+      // sized to the list: most postings lists are far shorter than a block
+      const cap = Math.min(BLOCK_SIZE, this.meta.docFreq);
+      this.docs = new Int32Array(cap);
+      this.freqs = new Int32Array(cap);
+    }
+    const docs = this.docs;
+    let pos = unpackBlock(this.docData, this.docOffs[b], docs, n);
+    let prev = b === 0 ? -1 : this.lastDocs[b - 1];
+    for (let i = 0; i < n; i++) {
+      prev += docs[i] + 1;
+      docs[i] = prev;
+    }
+    pos = unpackBlock(this.docData, pos, this.freqs, n);
+    const freqs = this.freqs;
+    for (let i = 0; i < n; i++) freqs[i] += 1;
+    this.block = b;
+    this.n = n;
+    if (this.withPositions) {
+      this.posCursor = this.posOffs[b];
+      this.posDocIdx = 0;
+    }
+  }
+}

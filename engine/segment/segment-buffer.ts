@@ -1,0 +1,319 @@
+/**
+ * In-memory indexing buffer: documents added since the last flush, inverted in RAM with
+ * flat typed arrays (one (term, doc, position) triple per token, no per-posting objects),
+ * then written as one immutable segment by `flush()` (a counting sort by term id gives
+ * every term's postings in doc order).
+ *
+ * Deletions of buffered docs are flags on the buffer; they become the new segment's
+ * initial deletion bitset.
+ */
+import type { Token, Language } from '../analysis/types.ts';
+import { IntList, FloatList } from './growable.ts';
+import { KeywordColumnWriter } from './columns-writer.ts';
+import { intToByte4, NORM_TABLE } from './norms.ts';
+import { TermsWriter } from './terms-writer.ts';
+import { SegmentWriter, type SegmentMeta } from './segment-writer.ts';
+import { writeKeys } from './keys.ts';
+import { StoredWriter } from '../store/stored-writer.ts';
+import { encodePayload } from '../store/payload.ts';
+import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
+
+interface FieldBuffer {
+  name: string;
+  termIds: Map<string, number>;
+  lengths: IntList;
+  docCount: number;
+  sumTotalTermFreq: number;
+}
+
+/** A document ready for the buffer: validated, analyzed per text field. */
+export interface AnalyzedDoc {
+  key: string;
+  language: Language;
+  text: Record<string, string>;
+  tokens: Record<string, Token[]>;
+  keywords: Record<string, string[]>;
+  numbers: Record<string, number>;
+  stored: Record<string, unknown>;
+}
+
+export interface FlushedSegment {
+  chunks: Uint8Array[];
+  size: number;
+  meta: SegmentMeta;
+}
+
+export class SegmentBuffer {
+  readonly keys: string[] = [];
+  readonly keyMap = new Map<string, number>();
+  /** Deletion flags of buffered docs (1 = deleted). */
+  deleted = new Uint8Array(1024);
+  delCount = 0;
+  private readonly fields = new Map<string, FieldBuffer>();
+  private readonly termText: string[] = [];
+  private readonly termField: FieldBuffer[] = [];
+  private termHi = new IntList(1024);
+  private termLo = new IntList(1024);
+  private termLastDoc = new IntList(1024);
+  private termTf = new IntList(1024);
+  /** Token log: (termId, doc, position) triples. */
+  private log: Int32Array;
+  private logLen = 0;
+  private readonly keywordCols = new Map<string, KeywordColumnWriter>();
+  private readonly numericCols = new Map<string, FloatList>();
+  private readonly sigs = new IntList(2048);
+  private readonly stored = new StoredWriter();
+  private readonly docTerms = new IntList(256);
+  private readonly simhash = new SimHashBuilder();
+  /** Approximate RAM use in bytes (drives flushing). */
+  bytesUsed = 0;
+
+  get numDocs(): number {
+    return this.keys.length;
+  }
+
+  constructor(expectedTokens = 1 << 16) {
+    this.log = takeLog(3 * expectedTokens + (1 << 15));
+  }
+
+  get tokenCount(): number {
+    return this.logLen / 3;
+  }
+
+  private growLog(extra: number): void {
+    let cap = this.log.length * 2;
+    while (cap < this.logLen + extra) cap *= 2;
+    const next = new Int32Array(cap);
+    next.set(this.log.subarray(0, this.logLen));
+    this.log = next;
+  }
+
+  /** Adds a doc; returns its buffer-local id. The caller deletes older copies of the key first. */
+  add(doc: AnalyzedDoc): number {
+    const id = this.keys.length;
+    this.keys.push(doc.key);
+    this.keyMap.set(doc.key, id);
+    if (id >= this.deleted.length * 8) {
+      const next = new Uint8Array(this.deleted.length * 2);
+      next.set(this.deleted);
+      this.deleted = next;
+    }
+    const docTerms = this.docTerms;
+    docTerms.length = 0;
+    for (const name in doc.tokens) {
+      const tokens = doc.tokens[name];
+      const nt = tokens.length;
+      if (nt === 0) continue;
+      const f = this.field(name);
+      const termIds = f.termIds;
+      if (this.logLen + 3 * nt > this.log.length) this.growLog(3 * nt);
+      const log = this.log;
+      let p = this.logLen;
+      let lastDoc = this.termLastDoc.data;
+      let tf = this.termTf.data;
+      let length = 0;
+      let lastPos = -1;
+      for (let i = 0; i < nt; i++) {
+        const tok = tokens[i];
+        const pos = tok.position;
+        let tid = termIds.get(tok.term);
+        if (tid === undefined) {
+          tid = this.newTerm(f, tok.term);
+          lastDoc = this.termLastDoc.data;
+          tf = this.termTf.data;
+        }
+        log[p] = tid;
+        log[p + 1] = id;
+        log[p + 2] = pos;
+        p += 3;
+        if (pos !== lastPos) {
+          length++;
+          lastPos = pos;
+        }
+        if (lastDoc[tid] !== id) {
+          lastDoc[tid] = id;
+          tf[tid] = 1;
+          docTerms.push(tid);
+        } else {
+          tf[tid]++;
+        }
+      }
+      this.logLen = p;
+      f.lengths.set(id, length);
+      f.docCount++;
+      f.sumTotalTermFreq += nt;
+    }
+    const sh = this.simhash;
+    sh.reset();
+    const hiArr = this.termHi.data;
+    const loArr = this.termLo.data;
+    const tfArr = this.termTf.data;
+    for (let i = 0; i < docTerms.length; i++) {
+      const t = docTerms.data[i];
+      sh.add(hiArr[t], loArr[t], tfArr[t]);
+    }
+    sh.finishInto(this.sigs);
+    for (const name in doc.keywords) {
+      let col = this.keywordCols.get(name);
+      if (!col) this.keywordCols.set(name, (col = new KeywordColumnWriter()));
+      col.add(id, doc.keywords[name]);
+    }
+    for (const name in doc.numbers) {
+      let col = this.numericCols.get(name);
+      if (!col) this.numericCols.set(name, (col = new FloatList(256, NaN)));
+      col.set(id, doc.numbers[name]);
+    }
+    const payload = encodePayload(doc.language, doc.text, doc.stored);
+    this.stored.add(payload);
+    this.bytesUsed += payload.length + 64 + doc.key.length * 2;
+    return id;
+  }
+
+  /** Marks buffered doc `id` deleted; returns true when it was live. */
+  deleteDoc(id: number): boolean {
+    const bit = 1 << (id & 7);
+    if (this.deleted[id >>> 3] & bit) return false;
+    this.deleted[id >>> 3] |= bit;
+    this.delCount++;
+    if (this.keyMap.get(this.keys[id]) === id) this.keyMap.delete(this.keys[id]);
+    return true;
+  }
+
+  /** Live buffered doc with `key`, or -1. */
+  findKey(key: string): number {
+    return this.keyMap.get(key) ?? -1;
+  }
+
+  /** Buffered docs carrying keyword `value` in `field`. */
+  docsWithKeyword(field: string, value: string): number[] {
+    return this.keywordCols.get(field)?.docsWithValue(value) ?? [];
+  }
+
+  /** Deletion bitset sized for the segment (copy). */
+  deletionBits(): Uint8Array {
+    return this.deleted.slice(0, (this.keys.length + 7) >>> 3);
+  }
+
+  private field(name: string): FieldBuffer {
+    let f = this.fields.get(name);
+    if (!f) {
+      f = { name, termIds: new Map(), lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
+      this.fields.set(name, f);
+    }
+    return f;
+  }
+
+  private newTerm(f: FieldBuffer, term: string): number {
+    const tid = this.termText.length;
+    f.termIds.set(term, tid);
+    this.termText.push(term);
+    this.termField.push(f);
+    const [hi, lo] = termHash(term);
+    this.termHi.push(hi | 0);
+    this.termLo.push(lo | 0);
+    this.termLastDoc.push(-1);
+    this.termTf.push(0);
+    this.bytesUsed += term.length * 2 + 120;
+    return tid;
+  }
+
+  /**
+   * Encodes the buffer as segment `id`. The CPU-heavy part runs synchronously; the promise
+   * waits for the stored-field compression running on the thread pool. The buffer's token
+   * log is released; keys and keyword lists stay for deletions until the segment replaces it.
+   */
+  async flush(id: string): Promise<FlushedSegment> {
+    const maxDoc = this.keys.length;
+    const w = new SegmentWriter(id, maxDoc, { tokens: this.logLen / 3, terms: this.termText.length });
+    this.writePostings(w, maxDoc);
+    for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
+    for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
+    w.setKeys(writeKeys(this.keys));
+    const sigs = new BigUint64Array(maxDoc);
+    const s = this.sigs.data;
+    for (let d = 0; d < maxDoc; d++) sigs[d] = (BigInt(s[2 * d] >>> 0) << 32n) | BigInt(s[2 * d + 1] >>> 0);
+    w.setSignatures(sigs);
+    w.setStored(await this.stored.finish());
+    return w.finish();
+  }
+
+  private writePostings(w: SegmentWriter, maxDoc: number): void {
+    const nTerms = this.termText.length;
+    const n3 = this.logLen;
+    const n = n3 / 3;
+    const log = this.log;
+    const start = new Int32Array(nTerms + 1);
+    for (let i = 0; i < n3; i += 3) start[log[i] + 1]++;
+    for (let t = 0; t < nTerms; t++) start[t + 1] += start[t];
+    const fill = start.slice(0, nTerms);
+    const sorted = takeLog(2 * n);
+    const sPos = sorted.subarray(n, 2 * n);
+    const sDoc = sorted.subarray(0, n);
+    for (let i = 0; i < n3; i += 3) {
+      const k = fill[log[i]]++;
+      sDoc[k] = log[i + 1];
+      sPos[k] = log[i + 2];
+    }
+    giveLog(this.log);
+    this.log = new Int32Array(0);
+    this.logLen = 0;
+    const pw = w.postings;
+    const names = [...this.fields.keys()].sort();
+    for (const name of names) {
+      const f = this.fields.get(name)!;
+      const norms = new Uint8Array(maxDoc);
+      const lens = f.lengths.data;
+      for (let d = 0; d < Math.min(maxDoc, f.lengths.length); d++) norms[d] = intToByte4(lens[d]);
+      const terms = [...f.termIds.keys()].sort();
+      const tw = new TermsWriter();
+      for (const term of terms) {
+        const tid = f.termIds.get(term)!;
+        pw.startTerm();
+        const end = start[tid + 1];
+        let i = start[tid];
+        while (i < end) {
+          const doc = sDoc[i];
+          let j = i + 1;
+          while (j < end && sDoc[j] === doc) j++;
+          for (let k = i + 1; k < j; k++) {
+            if (sPos[k] < sPos[k - 1]) {
+              sPos.subarray(i, j).sort();
+              break;
+            }
+          }
+          pw.addDoc(doc, j - i, NORM_TABLE[norms[doc]], sPos, i);
+          i = j;
+        }
+        tw.add(term, pw.finishTerm());
+      }
+      w.addTextField(name, norms, tw, { docCount: f.docCount, sumTotalTermFreq: f.sumTotalTermFreq });
+    }
+    giveLog(sorted);
+  }
+}
+
+/**
+ * Pool of large Int32Arrays (token logs and flush scratch) reused across buffers, so a long
+ * indexing run does not allocate and free tens of MB per flush (which inflates RSS).
+ */
+const logPool: Int32Array[] = [];
+const POOL_MAX = 2;
+
+/** Drops pooled arrays (called after a commit: an idle index should not hold flush scratch). */
+export function releasePooledLogs(): void {
+  logPool.length = 0;
+}
+
+function takeLog(min: number): Int32Array {
+  for (let i = 0; i < logPool.length; i++) {
+    if (logPool[i].length >= min) return logPool.splice(i, 1)[0];
+  }
+  return new Int32Array(min);
+}
+
+function giveLog(a: Int32Array): void {
+  if (a.length < 1 << 16) return;
+  logPool.push(a);
+  logPool.sort((x, y) => x.length - y.length);
+  if (logPool.length > POOL_MAX) logPool.shift();
+}

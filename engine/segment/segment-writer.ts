@@ -1,0 +1,104 @@
+/**
+ * Segment writer: assembles the codecs of one immutable segment into one file
+ * (segment-file.ts). Callers (the indexing buffer and the merger) feed it:
+ * text fields (norms + terms in order with their postings), keyword and numeric
+ * columns, keys, SimHash signatures and the stored-field blocks.
+ *
+ * Section names: pdoc / ppos (postings streams of all fields), t:<field>:terms|tidx|norms,
+ * k:<field>:vals|dstart|ords|vstart|vdocs, n:<field>, kblob|koff|khi|klo|kdoc, sig, sdata|sfirst|soff.
+ */
+import { PostingsWriter } from './postings-writer.ts';
+import { TermsWriter } from './terms-writer.ts';
+import { SegmentFileWriter } from './segment-file.ts';
+import type { KeywordColumnSections } from './columns-writer.ts';
+import type { KeySections } from './keys.ts';
+import type { StoredBlocks } from '../store/stored-writer.ts';
+import type { FieldStats } from './types.ts';
+
+export interface TextFieldMeta extends FieldStats {
+  termCount: number;
+}
+
+export interface SegmentMeta {
+  id: string;
+  maxDoc: number;
+  textFields: Record<string, TextFieldMeta>;
+  keywordFields: string[];
+  numericFields: string[];
+}
+
+export class SegmentWriter {
+  readonly postings: PostingsWriter;
+  private readonly file = new SegmentFileWriter();
+  private readonly meta: SegmentMeta;
+
+  /** `hint` (optional): token and term counts, to size the postings streams up front. */
+  constructor(id: string, readonly maxDoc: number, hint?: { tokens: number; terms: number }) {
+    this.postings = hint ? new PostingsWriter((hint.tokens >>> 1) + 12 * hint.terms + 1024, hint.tokens + (hint.tokens >>> 3) + 1024) : new PostingsWriter();
+    this.meta = { id, maxDoc, textFields: {}, keywordFields: [], numericFields: [] };
+  }
+
+  /** Records a finished text field: its norms (one byte per doc) and its term dictionary. */
+  addTextField(name: string, norms: Uint8Array, terms: TermsWriter, stats: FieldStats): void {
+    this.file.add(`t:${name}:terms`, terms.data.view());
+    this.file.add(`t:${name}:tidx`, terms.index());
+    this.file.add(`t:${name}:norms`, norms);
+    this.meta.textFields[name] = { ...stats, termCount: terms.count };
+  }
+
+  addKeywordColumn(name: string, s: KeywordColumnSections): void {
+    this.file.add(`k:${name}:vals`, s.vals);
+    this.file.add(`k:${name}:dstart`, s.dstart);
+    this.file.add(`k:${name}:ords`, s.ords);
+    this.file.add(`k:${name}:vstart`, s.vstart);
+    this.file.add(`k:${name}:vdocs`, s.vdocs);
+    this.meta.keywordFields.push(name);
+  }
+
+  addNumericColumn(name: string, values: Float64Array): void {
+    this.file.add(`n:${name}`, values);
+    this.meta.numericFields.push(name);
+  }
+
+  setKeys(s: KeySections): void {
+    this.file.add('kblob', s.kblob);
+    this.file.add('koff', s.koff);
+    this.file.add('khi', s.khi);
+    this.file.add('klo', s.klo);
+    this.file.add('kdoc', s.kdoc);
+  }
+
+  setSignatures(sigs: BigUint64Array): void {
+    this.file.add('sig', sigs);
+  }
+
+  setStored(s: StoredBlocks): void {
+    this.file.add('sdata', s.data);
+    this.file.add('sfirst', s.firstDocs);
+    this.file.add('soff', s.offsets);
+  }
+
+  /** Completes the file: chunks to write and total size. */
+  finish(): { chunks: Uint8Array[]; size: number; meta: SegmentMeta } {
+    this.file.add('pdoc', this.postings.docOut.view());
+    this.file.add('ppos', this.postings.posOut.view());
+    const { chunks, size } = this.file.finish(this.meta);
+    return { chunks, size, meta: this.meta };
+  }
+}
+
+/** File name of a segment. */
+export function segmentFileName(id: string): string {
+  return `${id}.seg`;
+}
+
+/** Concatenates file chunks into one 8-byte-aligned buffer (the in-memory image a SegmentCore reads). */
+export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+/**
+ * Near-duplicate lookup over 64-bit SimHash signatures (SegmentReader.signature).
+ *
+ * Two docs are near-duplicates when their signatures differ in at most
+ * MAX_DUPLICATE_DISTANCE (3) bits. By the pigeonhole principle such a pair
+ * agrees exactly on at least one of four 16-bit bands, so a per-segment band
+ * index (counting-sorted doc lists per band value) finds every candidate
+ * exactly without scanning the segment. The index is built lazily per
+ * SegmentReader object (segments are immutable; deletions are checked at lookup).
+ */
+import type { SegmentReader } from '../segment/types.ts';
+
+export const MAX_DUPLICATE_DISTANCE = 3;
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+export function splitSignature(sig: bigint): [hi: number, lo: number] {
+  return [Number((sig >> 32n) & 0xffffffffn), Number(sig & 0xffffffffn)];
+}
+
+/** Bits in which two signatures differ. */
+export function hammingDistance(a: bigint, b: bigint): number {
+  const [ah, al] = splitSignature(a);
+  const [bh, bl] = splitSignature(b);
+  return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
+}
+
+interface BandIndex {
+  hi: Uint32Array;
+  lo: Uint32Array;
+  /** Per band: start offsets (65537) into docs, and docs ordered by band value. */
+  starts: Uint32Array[];
+  docs: Int32Array[];
+}
+
+/** Keyed by the segment's shared core when the reader is a per-snapshot view of one, else by the reader. */
+const indexes = new WeakMap<object, BandIndex>();
+
+function owner(reader: SegmentReader): object {
+  const core = (reader as { core?: unknown }).core;
+  return typeof core === 'object' && core !== null ? core : reader;
+}
+
+function bandValue(hi: number, lo: number, band: number): number {
+  switch (band) {
+    case 0: return lo & 0xffff;
+    case 1: return lo >>> 16;
+    case 2: return hi & 0xffff;
+    default: return hi >>> 16;
+  }
+}
+
+function bandIndex(reader: SegmentReader): BandIndex {
+  let idx = indexes.get(owner(reader));
+  if (idx) return idx;
+  const n = reader.maxDoc;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let d = 0; d < n; d++) {
+    const [h, l] = splitSignature(reader.signature(d));
+    hi[d] = h;
+    lo[d] = l;
+  }
+  const starts: Uint32Array[] = [];
+  const docs: Int32Array[] = [];
+  for (let band = 0; band < 4; band++) {
+    const start = new Uint32Array(65537);
+    for (let d = 0; d < n; d++) start[bandValue(hi[d], lo[d], band) + 1]++;
+    for (let v = 0; v < 65536; v++) start[v + 1] += start[v];
+    const fill = start.slice(0, 65536);
+    const order = new Int32Array(n);
+    for (let d = 0; d < n; d++) order[fill[bandValue(hi[d], lo[d], band)]++] = d;
+    starts.push(start);
+    docs.push(order);
+  }
+  idx = { hi, lo, starts, docs };
+  indexes.set(owner(reader), idx);
+  return idx;
+}
+
+/** Docs of `reader` (deleted included; caller filters) within `maxDistance` bits of `sig`, with their distance. */
+export function nearDuplicatesIn(
+  reader: SegmentReader,
+  sig: bigint,
+  maxDistance = MAX_DUPLICATE_DISTANCE,
+): { doc: number; distance: number }[] {
+  const idx = bandIndex(reader);
+  const [h, l] = splitSignature(sig);
+  const seen = new Set<number>();
+  const out: { doc: number; distance: number }[] = [];
+  for (let band = 0; band < 4; band++) {
+    const v = bandValue(h, l, band);
+    const s = idx.starts[band][v];
+    const e = idx.starts[band][v + 1];
+    for (let i = s; i < e; i++) {
+      const d = idx.docs[band][i];
+      if (seen.has(d)) continue;
+      seen.add(d);
+      const dist = popcount32((idx.hi[d] ^ h) >>> 0) + popcount32((idx.lo[d] ^ l) >>> 0);
+      if (dist <= maxDistance) out.push({ doc: d, distance: dist });
+    }
+  }
+  return out.sort((a, b) => a.distance - b.distance || a.doc - b.doc);
+}

@@ -1,0 +1,100 @@
+/**
+ * Block compressor for the stored-field store: raw DEFLATE (level 1) run on one shared worker
+ * thread, so compression overlaps with analysis on the indexing thread (a zlib call per block on
+ * the main thread costs about as much as the compression itself: context setup and stream plumbing).
+ * The worker is created on first use and holds the event loop open only while jobs are pending.
+ * When the worker falls behind (MAX_IN_FLIGHT queued blocks) or is unavailable, blocks are
+ * compressed synchronously on the calling thread instead.
+ */
+import { Worker } from 'node:worker_threads';
+import { deflateRawSync } from 'node:zlib';
+
+export const DEFLATE_LEVEL = 1;
+
+// The worker hands every buffer back (input and output are transferred), so their memory is
+// reclaimed by the indexing thread's frequent GCs instead of piling up in the idle worker heap.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { deflateRawSync } = require('node:zlib');
+parentPort.on('message', (m) => {
+  try {
+    const out = deflateRawSync(m.data, { level: ${DEFLATE_LEVEL} });
+    const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
+    const result = own ? new Uint8Array(out.buffer) : new Uint8Array(out);
+    parentPort.postMessage({ id: m.id, out: result, input: m.data }, [result.buffer, m.data.buffer]);
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, error: String(err && err.message || err) });
+  }
+});
+`;
+
+interface Job {
+  resolve: (out: Uint8Array) => void;
+  reject: (err: Error) => void;
+}
+
+
+/** Beyond this many queued blocks (about 16 KB each) the caller compresses inline (bounds memory, shares the CPU). */
+const MAX_IN_FLIGHT = 2048;
+
+let worker: Worker | null = null;
+let broken = false;
+let nextId = 0;
+const jobs = new Map<number, Job>();
+
+function getWorker(): Worker | null {
+  if (broken) return null;
+  if (worker) return worker;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.on('message', (m: { id: number; out?: Uint8Array; error?: string }) => {
+      const job = jobs.get(m.id);
+      if (!job) return;
+      jobs.delete(m.id);
+      if (jobs.size === 0) w.unref();
+      if (m.out) job.resolve(m.out);
+      else job.reject(new Error(m.error ?? 'compression failed'));
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', () => {
+      worker = null;
+      failAll(new Error('compression worker exited'));
+    });
+    w.unref();
+    worker = w;
+    return w;
+  } catch {
+    broken = true;
+    return null;
+  }
+}
+
+function failAll(err: Error): void {
+  for (const [id, job] of jobs) {
+    jobs.delete(id);
+    job.reject(err);
+  }
+}
+
+/**
+ * Compresses `data`. When it goes to the worker, `data`'s buffer is transferred (detached from
+ * the caller) so a queued block costs its size once; callers pass a buffer they own exclusively.
+ * A worker failure (crash, out of memory) rejects the pending blocks: the flush, and so the
+ * commit, fails with an error instead of storing anything wrong.
+ */
+export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
+  const w = jobs.size < MAX_IN_FLIGHT ? getWorker() : null;
+  if (!w) return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+  const owned = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
+  const id = nextId++;
+  const result = new Promise<Uint8Array>((resolve, reject) => jobs.set(id, { resolve, reject }));
+  if (jobs.size === 1) w.ref();
+  try {
+    w.postMessage({ id, data: owned }, [owned.buffer as ArrayBuffer]);
+  } catch {
+    jobs.delete(id);
+    if (jobs.size === 0) w.unref();
+    return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+/**
+ * Per-document stored payload: language, original text fields and the caller's stored JSON,
+ * serialised as one string. Text is written raw with its length (no JSON escaping of large
+ * bodies); only the small `stored` object goes through JSON.
+ *
+ *   <lang: 'd'|'e'><fieldCount>\u0001 ( <name>\u0001<length>\u0001<text> )* <stored JSON>
+ */
+import { EngineError } from '../errors.ts';
+import type { Language } from '../analysis/types.ts';
+
+export interface StoredPayload {
+  l: Language;
+  t: Record<string, string>;
+  s: Record<string, unknown>;
+}
+
+const SEP = '\u0001';
+
+export function encodePayload(lang: Language, text: Record<string, string>, stored: Record<string, unknown>): string {
+  const names = Object.keys(text);
+  let out = (lang === 'en' ? 'e' : 'd') + names.length + SEP;
+  for (const name of names) {
+    const t = text[name];
+    out += name + SEP + t.length + SEP + t;
+  }
+  return out + JSON.stringify(stored);
+}
+
+export function decodePayload(s: string): StoredPayload {
+  const bad = () => new EngineError('CORRUPT_INDEX', 'stored document payload unreadable');
+  const l: Language = s[0] === 'e' ? 'en' : 'de';
+  let p = s.indexOf(SEP, 1);
+  if (p < 0) throw bad();
+  const count = Number(s.slice(1, p));
+  p++;
+  const t: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const a = s.indexOf(SEP, p);
+    const b = a < 0 ? -1 : s.indexOf(SEP, a + 1);
+    if (b < 0) throw bad();
+    const len = Number(s.slice(a + 1, b));
+    if (!Number.isInteger(len) || b + 1 + len > s.length) throw bad();
+    t[s.slice(p, a)] = s.slice(b + 1, b + 1 + len);
+    p = b + 1 + len;
+  }
+  let stored: Record<string, unknown>;
+  try {
+    stored = JSON.parse(s.slice(p)) as Record<string, unknown>;
+  } catch (err) {
+    throw new EngineError('CORRUPT_INDEX', 'stored document payload unreadable', { cause: err });
+  }
+  return { l, t, s: stored };
+}

@@ -1,0 +1,32 @@
+/**
+ * Reads a queued document's body into indexable text: `text_content` as
+ * given, `binary_base64` decoded and extracted in the worker pool (with the
+ * service's size limit), no body as empty text. Also computes the document's
+ * file suffix and the media-type-based search file type.
+ */
+import { computeSuffix, decodeBase64Body, extract, type Extraction } from '../../extractors/index.ts';
+import type { BodyReader } from './pipeline.ts';
+
+export type ExtractFn = (bytes: Uint8Array, options: { mediaType: string; fileName?: string; limits?: { maxInputBytes: number } }) => Promise<Extraction>;
+
+/** The computed file suffix: from the binary's media type, else the extension of the title or path. */
+export function documentSuffix(doc: { mime_type?: string | null; binary: boolean; title?: string | null; path?: string | null; path_preview?: string | null }): string {
+  return computeSuffix({ mediaType: doc.binary ? (doc.mime_type ?? undefined) : undefined, title: doc.title ?? undefined, path: doc.path ?? doc.path_preview ?? undefined }).suffix;
+}
+
+export function createBodyReader(options: { maxBinaryBytes: number; extract?: ExtractFn }): BodyReader {
+  const run = options.extract ?? extract;
+  return async (doc) => {
+    const isBinary = doc.binary_base64 !== null;
+    const suffix = documentSuffix({ ...doc, binary: isBinary });
+    const mediaFileType = computeSuffix({ mediaType: doc.mime_type ?? undefined, title: doc.title }).searchFileType;
+    if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
+    const bytes = decodeBase64Body(doc.binary_base64!, options.maxBinaryBytes);
+    const ex = await run(bytes, { mediaType: doc.mime_type ?? '', fileName: doc.title || undefined, limits: { maxInputBytes: options.maxBinaryBytes } });
+    return {
+      text: { body: ex.text, language: ex.language, author: ex.author, title: ex.title, pageCount: ex.pageCount },
+      suffix,
+      mediaFileType,
+    };
+  };
+}

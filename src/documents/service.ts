@@ -1,0 +1,186 @@
+/**
+ * The documents service: opens the durable queue next to the engine, replays
+ * what the last engine commit does not contain, runs the pipeline, follows
+ * engine commits (statuses, commit times, queue release, `?wait=true`), and
+ * removes the documents of deleted datasources.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Index } from '../../engine/index.ts';
+import { onIndexingEvent } from '../indexing/events.ts';
+import { indexingState } from '../indexing/datasources.ts';
+import type { Logger } from '../log.ts';
+import type { StateStore } from '../state/store.ts';
+import { RecordLogWriter, replayFile } from '../storage/record-log.ts';
+import { IndexingPipeline, type BodyReader } from './pipeline.ts';
+import { DocumentQueue, type NewQueueOp, type QueueOp } from './queue.ts';
+import { CommitTimes, StatusRegistry } from './status.ts';
+
+export interface DocumentServiceOptions {
+  dir: string;
+  index: Index;
+  state: StateStore;
+  readBody: BodyReader;
+  log: Logger;
+  now: () => number;
+  maxPendingBytes?: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class DocumentService {
+  readonly statuses = new StatusRegistry();
+  readonly commitTimes = new CommitTimes();
+  private committedSeq = 0;
+  private waiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
+  private unsubscribe: (() => void)[] = [];
+
+  private constructor(
+    readonly index: Index,
+    readonly queue: DocumentQueue,
+    readonly pipeline: IndexingPipeline,
+    private readonly commitLog: RecordLogWriter,
+    private readonly options: DocumentServiceOptions,
+  ) {}
+
+  static async open(options: DocumentServiceOptions): Promise<DocumentService> {
+    await mkdir(options.dir, { recursive: true });
+    const committedSeq = Number(options.index.reader.commitData.queueSeq ?? 0);
+    const commitsPath = join(options.dir, 'commit-times.bin');
+    const replayed = await replayFile(commitsPath, options.log);
+    const { queue, ops } = await DocumentQueue.open(join(options.dir, 'queue'), options.log, { minSeq: committedSeq });
+    const pipeline = new IndexingPipeline(
+      { index: options.index, readBody: options.readBody, statuses: new StatusRegistry(), log: options.log, now: options.now, maxPendingBytes: options.maxPendingBytes },
+      committedSeq,
+    );
+    const service = new DocumentService(options.index, queue, pipeline, new RecordLogWriter(commitsPath, { size: replayed.size }), options);
+    (pipeline as unknown as { options: { statuses: StatusRegistry } }).options.statuses = service.statuses;
+    service.committedSeq = committedSeq;
+    for (const rec of replayed.records) {
+      const { seq, at } = JSON.parse(decoder.decode(rec)) as { seq: number; at: number };
+      service.commitTimes.add(seq, at);
+    }
+    const replay = ops.filter((op) => op.seq > committedSeq);
+    for (const op of replay) service.track(op, options.now());
+    for (const op of replay) pipeline.submit(op, Promise.resolve(), approximateBytes(op));
+    if (replay.length > 0) options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
+    await queue.releaseThrough(committedSeq);
+    service.unsubscribe.push(options.index.reader.onCommit((info) => service.onCommit(info)));
+    service.unsubscribe.push(
+      onIndexingEvent(options.state, async (event) => {
+        if (event.type === 'indexing.datasource_deleted') await service.dropDatasource(event.name);
+      }),
+    );
+    await service.reconcileDatasources();
+    return service;
+  }
+
+  /** Append an operation durably and hand it to the pipeline; resolves with its sequence number once durable. */
+  async enqueue(op: NewQueueOp): Promise<number> {
+    const { seq, durable, op: full } = this.queue.append(op);
+    this.track(full, this.options.now());
+    this.pipeline.submit(full, durable, approximateBytes(full));
+    await durable;
+    return seq;
+  }
+
+  /** Wait until every operation up to `seq` is committed to the engine; false on timeout. */
+  waitCommitted(seq: number, timeoutMs: number): Promise<boolean> {
+    if (seq <= this.committedSeq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const entry = { seq, resolve };
+      this.waiters.push(entry);
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== entry);
+        resolve(false);
+      }, timeoutMs);
+      entry.resolve = (ok) => {
+        clearTimeout(timer);
+        resolve(ok);
+      };
+    });
+  }
+
+  get lastCommittedSeq(): number {
+    return this.committedSeq;
+  }
+
+  async dropDatasource(name: string): Promise<void> {
+    this.statuses.dropDatasource(name);
+    await this.enqueue({ op: 'drop_datasource', datasource: name });
+  }
+
+  async close(): Promise<void> {
+    for (const u of this.unsubscribe) u();
+    await this.pipeline.drained();
+    await this.queue.close();
+    await this.commitLog.close();
+  }
+
+  /** Record the effect of an operation in the status registry (queued / deleted). */
+  private track(op: QueueOp, now: number): void {
+    if (op.op === 'upsert') {
+      const d = op.doc;
+      this.statuses.set(`${d.datasource}:${d.id}`, {
+        datasource: d.datasource,
+        document_id: d.id,
+        state: 'queued',
+        outcome: 'sent',
+        message: 'queued for indexing; searchable after the next commit',
+        last_modified: d.last_modified,
+        tokens: d.tokens,
+        seq: op.seq,
+        received_at: d.received_at ?? now,
+        committed_at: null,
+      });
+    } else if (op.op === 'delete') {
+      const prev = this.statuses.get(`${op.datasource}:${op.id}`);
+      this.statuses.set(`${op.datasource}:${op.id}`, {
+        datasource: op.datasource,
+        document_id: op.id,
+        state: 'deleted',
+        outcome: prev?.outcome ?? 'sent',
+        message: 'deleted; gone from search after the next commit',
+        last_modified: prev?.last_modified ?? null,
+        tokens: [],
+        seq: op.seq,
+        received_at: now,
+        committed_at: null,
+      });
+    }
+  }
+
+  private onCommit(info: { committedAt: number; userData?: Record<string, unknown> }): void {
+    const seq = Number(info.userData?.queueSeq ?? this.committedSeq);
+    if (seq <= this.committedSeq) return;
+    this.committedSeq = seq;
+    this.statuses.committed(seq, info.committedAt);
+    this.commitTimes.add(seq, info.committedAt);
+    this.commitLog.append(encoder.encode(JSON.stringify({ seq, at: info.committedAt }))).catch((err) => {
+      this.options.log.warn('could not record a commit time', { error: err });
+    });
+    const ready = this.waiters.filter((w) => w.seq <= seq);
+    this.waiters = this.waiters.filter((w) => w.seq > seq);
+    for (const w of ready) w.resolve(true);
+    this.queue.releaseThrough(seq).catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
+  }
+
+  /** Documents of datasources that no longer exist (deleted while the process died) are removed. */
+  private async reconcileDatasources(): Promise<void> {
+    const known = indexingState({ state: this.options.state }).datasources;
+    const searcher = this.index.reader.searcher();
+    for (const name of searcher.keywordValues('datasource')) {
+      if (!known.has(name)) {
+        this.options.log.warn('removing documents of a deleted datasource', { datasource: name });
+        await this.enqueue({ op: 'drop_datasource', datasource: name });
+      }
+    }
+  }
+}
+
+function approximateBytes(op: QueueOp): number {
+  if (op.op !== 'upsert') return 256;
+  const d = op.doc;
+  return 1024 + (d.text_content?.length ?? 0) * 2 + (d.binary_base64?.length ?? 0) * 2 + d.title.length * 2;
+}

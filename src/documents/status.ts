@@ -1,0 +1,108 @@
+/**
+ * Per-document status (`GET /api/indexing/documents/{datasource}/{id}`) and the
+ * "latest accepted version" that the `already_indexed` rule compares against.
+ *
+ * Documents touched since the start are tracked here; older ones are read from
+ * the committed index (their stored `last_modified`, access tokens and queue
+ * sequence number). Commit times come from `CommitTimes`, an in-memory list of
+ * (highest sequence number, commit time) pairs persisted alongside the queue,
+ * so "when was it committed" survives restarts.
+ */
+export type DocumentState = 'queued' | 'indexed' | 'skipped' | 'failed' | 'deleted';
+export type Outcome = 'sent' | 'already_indexed' | 'skipped' | 'failed';
+
+export interface DocumentStatus {
+  datasource: string;
+  document_id: string;
+  state: DocumentState;
+  outcome: Outcome;
+  message: string;
+  last_modified: string | null;
+  /** Sorted access tokens of the accepted version (identity for `already_indexed`). */
+  tokens: string[];
+  /** Queue sequence number of the operation that produced this state. */
+  seq: number;
+  received_at: number;
+  committed_at: number | null;
+}
+
+export const sameTokens = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** Commit times by queue sequence number: the first commit whose sequence number covers `seq`. */
+export class CommitTimes {
+  private seqs: number[] = [];
+  private times: number[] = [];
+
+  add(seq: number, at: number): void {
+    if (this.seqs.length > 0 && seq <= this.seqs[this.seqs.length - 1]) return;
+    this.seqs.push(seq);
+    this.times.push(at);
+  }
+
+  committedAt(seq: number): number | null {
+    let lo = 0;
+    let hi = this.seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.seqs[mid] < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.seqs.length ? this.times[lo] : null;
+  }
+
+  get size(): number {
+    return this.seqs.length;
+  }
+}
+
+/** Statuses of documents touched since the start, with the queue of those awaiting a commit. */
+export class StatusRegistry {
+  private readonly byKey = new Map<string, DocumentStatus>();
+  /** Keys in sequence order whose state waits for a commit (queued, or deleted and not yet committed). */
+  private awaiting: { key: string; seq: number }[] = [];
+  private head = 0;
+
+  /** Above this many entries, committed documents are forgotten (the index answers for them). */
+  constructor(private readonly maxEntries = 100_000) {}
+
+  get(key: string): DocumentStatus | undefined {
+    return this.byKey.get(key);
+  }
+
+  set(key: string, status: DocumentStatus): void {
+    this.byKey.set(key, status);
+    if (status.state === 'queued' || (status.state === 'deleted' && status.committed_at === null)) {
+      this.awaiting.push({ key, seq: status.seq });
+    }
+  }
+
+  /** A commit covered every operation up to `seq`: queued documents become indexed. */
+  committed(seq: number, at: number): void {
+    while (this.head < this.awaiting.length && this.awaiting[this.head].seq <= seq) {
+      const { key, seq: s } = this.awaiting[this.head++];
+      const st = this.byKey.get(key);
+      if (!st || st.seq !== s) continue;
+      if (st.state === 'queued') {
+        st.state = 'indexed';
+        st.committed_at = at;
+        st.message = 'indexed and searchable';
+        if (this.byKey.size > this.maxEntries) this.byKey.delete(key);
+      } else if (st.state === 'deleted') {
+        st.committed_at = at;
+      }
+    }
+    if (this.head > 4096 && this.head * 2 > this.awaiting.length) {
+      this.awaiting = this.awaiting.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Forget every status of a datasource (it was deleted). */
+  dropDatasource(datasource: string): void {
+    for (const [key, st] of this.byKey) if (st.datasource === datasource) this.byKey.delete(key);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Opens the search side of the service under DATA_DIR: the engine index in
+ * `index/` (periodic commit every COMMIT_INTERVAL_MS) and the documents
+ * service (durable queue and pipeline) in `documents/`.
+ */
+import { join } from 'node:path';
+import { FsDirectory, openIndex, type EngineEvent, type Index } from '../../engine/index.ts';
+import type { Config } from '../config.ts';
+import { createBodyReader } from '../documents/body.ts';
+import { DocumentService } from '../documents/service.ts';
+import type { Logger } from '../log.ts';
+import type { StateStore } from '../state/store.ts';
+import { DOCUMENT_SCHEMA } from './index-schema.ts';
+
+function engineLogger(log: Logger): (e: EngineEvent) => void {
+  return (e) => {
+    if (e.type === 'error') log.error('search engine error', { where: e.where, message: e.message });
+    else if (e.type === 'open' || e.type === 'merge') log.info(`search engine ${e.type}`, { ...e });
+    else log.debug(`search engine ${e.type}`, { ...e });
+  };
+}
+
+export async function openSearchIndex(config: Pick<Config, 'dataDir' | 'commitIntervalMs'>, log: Logger): Promise<Index> {
+  const directory = await FsDirectory.open(join(config.dataDir, 'index'));
+  return openIndex({ directory, schema: DOCUMENT_SCHEMA, commitIntervalMs: config.commitIntervalMs, log: engineLogger(log) });
+}
+
+export async function openDocuments(
+  deps: { config: Pick<Config, 'dataDir' | 'maxBinaryBytes'>; index: Index; state: StateStore; log: Logger; now: () => number },
+): Promise<DocumentService> {
+  return DocumentService.open({
+    dir: join(deps.config.dataDir, 'documents'),
+    index: deps.index,
+    state: deps.state,
+    readBody: createBodyReader({ maxBinaryBytes: deps.config.maxBinaryBytes }),
+    log: deps.log,
+    now: deps.now,
+  });
+}

@@ -1,0 +1,55 @@
+/** Filter building blocks: cache keys, bitsets vs per-doc predicates, next-set-bit skipping, cache eviction. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildFilterBits, FilterCache, filterKey, filterPredicate, nextSetBit } from '../../../engine/query/filter.ts';
+import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
+import type { Filter } from '../../../engine/query/types.ts';
+import { memorySegment } from '../helpers/memory-segment.ts';
+import type { MemDoc } from '../helpers/memory-segment.ts';
+import { simpleAnalyzer } from '../helpers/simple-analyzer.ts';
+import { int, rng } from '../helpers/random.ts';
+
+test('filter keys ignore value order and duplicates but not structure', () => {
+  assert.equal(filterKey({ keyword: 'acl', anyOf: ['b', 'a', 'a'] }), filterKey({ keyword: 'acl', anyOf: ['a', 'b'] }));
+  assert.equal(filterKey({ and: [{ numeric: 'n', gte: 1 }, { keyword: 'k', anyOf: ['x'] }] }), filterKey({ and: [{ keyword: 'k', anyOf: ['x'] }, { numeric: 'n', gte: 1 }] }));
+  assert.notEqual(filterKey({ numeric: 'n', gte: 1 }), filterKey({ numeric: 'n', lte: 1 }));
+  assert.notEqual(filterKey({ not: { keyword: 'k', anyOf: ['x'] } }), filterKey({ keyword: 'k', anyOf: ['x'] }));
+});
+
+test('bitsets and per-doc predicates agree on random filters', () => {
+  const r = rng(11);
+  const docs: MemDoc[] = Array.from({ length: 300 }, (_, i) => ({
+    key: `d${i}`,
+    text: { body: 'x' },
+    keywords: { acl: Array.from({ length: int(r, 0, 3) }, () => `t${int(r, 0, 12)}`) },
+    numbers: r() < 0.8 ? { n: int(r, 0, 50) } : ({} as Record<string, number>),
+  }));
+  const seg = memorySegment('s', docs, { analyze: simpleAnalyzer.analyze });
+  const leaf = (): Filter => (r() < 0.6 ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 0, 4) }, () => `t${int(r, 0, 12)}`) } : { numeric: 'n', gte: r() < 0.5 ? int(r, 0, 30) : undefined, lte: r() < 0.5 ? int(r, 20, 50) : undefined });
+  const tree = (depth: number): Filter => {
+    const x = r();
+    if (depth > 2 || x < 0.4) return leaf();
+    if (x < 0.6) return { and: [tree(depth + 1), tree(depth + 1)] };
+    if (x < 0.8) return { or: [tree(depth + 1), tree(depth + 1), tree(depth + 1)] };
+    return { not: tree(depth + 1) };
+  };
+  for (let q = 0; q < 200; q++) {
+    const f = tree(0);
+    const bits = buildFilterBits(f, seg);
+    const pred = filterPredicate(f, seg);
+    for (let d = 0; d < seg.maxDoc; d++) assert.equal((bits[d >>> 5] & (1 << (d & 31))) !== 0, pred(d), JSON.stringify(f));
+    // nextSetBit walks exactly the accepted docs
+    const walked: number[] = [];
+    for (let d = nextSetBit(bits, 0, seg.maxDoc); d !== NO_MORE_DOCS; d = nextSetBit(bits, d + 1, seg.maxDoc)) walked.push(d);
+    assert.deepEqual(walked, docs.map((_, d) => d).filter((d) => pred(d)));
+  }
+});
+
+test('the filter cache evicts least recently used bitsets beyond its byte budget', () => {
+  const cache = new FilterCache(3 * 400);
+  for (let i = 0; i < 3; i++) cache.set('s', `f${i}`, new Uint32Array(100));
+  assert.ok(cache.get('s', 'f0'));
+  cache.set('s', 'f3', new Uint32Array(100));
+  assert.equal(cache.get('s', 'f1'), undefined);
+  assert.ok(cache.get('s', 'f0') && cache.get('s', 'f2') && cache.get('s', 'f3'));
+});

@@ -1,0 +1,94 @@
+/**
+ * Test harness for the documents API: the real app with the real engine (in
+ * memory, commits on demand) and the real durable queue in a temp directory,
+ * a service account and helpers to push, commit and call.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryDirectory, openIndex, type Directory } from '../../../engine/index.ts';
+import { extractInline } from '../../../extractors/index.ts';
+import { createApp } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createBodyReader } from '../../../src/documents/body.ts';
+import { DocumentService } from '../../../src/documents/service.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+import type { Services } from '../../../src/services.ts';
+import { openMemoryState } from '../../../src/state/open.ts';
+import type { StateStore } from '../../../src/state/store.ts';
+
+export const MASTER = 'master-key-for-tests-0123456789';
+
+export interface DocsHarnessOptions {
+  env?: Record<string, string>;
+  dir?: string;
+  directory?: Directory;
+  state?: StateStore;
+  maxPendingBytes?: number;
+  /** Engine periodic commit (default 0: only on demand through `commit()`). */
+  commitIntervalMs?: number;
+}
+
+export async function docsHarness(opts: DocsHarnessOptions = {}) {
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'docs-test-')));
+  const config = loadConfig({ ADMIN_KEY: MASTER, DATA_DIR: dir, ...opts.env });
+  const state = opts.state ?? (await openMemoryState());
+  const directory = opts.directory ?? new MemoryDirectory();
+  const index = await openIndex({ directory, schema: DOCUMENT_SCHEMA, commitIntervalMs: opts.commitIntervalMs ?? 0, merge: false });
+  const documents = await DocumentService.open({
+    dir: join(dir, 'documents'),
+    index,
+    state,
+    readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+    log: silentLogger,
+    now: () => Date.now(),
+    maxPendingBytes: opts.maxPendingBytes,
+  });
+  const services: Services = { config, log: silentLogger, state, now: () => Date.now(), documents };
+  const app = createApp(services);
+
+  async function call(method: string, path: string, key: string | null, body?: unknown) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const res = await app.request(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
+  }
+  const sa = await call('POST', '/api/admin/service-accounts', MASTER, { name: 'indexer' });
+  const key = sa.body.key as string;
+
+  return {
+    app,
+    services,
+    documents,
+    index,
+    dir,
+    key,
+    call,
+    /** Call the Indexing API with the service-account key. */
+    api: (method: string, path: string, body?: unknown) => call(method, `/api/indexing${path}`, key, body),
+    /** Apply everything queued so far and commit the engine. */
+    async commit() {
+      await documents.pipeline.drained();
+      await index.writer.commit();
+    },
+    async close(removeDir = opts.dir === undefined) {
+      await documents.close();
+      await index.close();
+      if (removeDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type DocsHarness = Awaited<ReturnType<typeof docsHarness>>;
+
+export const doc = (over: Record<string, unknown> = {}) => ({
+  datasource: 'wiki',
+  id: 'doc-1',
+  title: 'Travel policy',
+  file_type: 'wiki',
+  last_modified: '2026-01-01T00:00:00Z',
+  body: { mime_type: 'text/plain', text_content: 'Employees book trains for trips under 500 km.' },
+  ...over,
+});

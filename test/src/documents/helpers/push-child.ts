@@ -1,0 +1,46 @@
+/**
+ * Child process for the kill -9 test of the documents pipeline: opens the real
+ * on-disk state, engine and queue under DATA_DIR, then pushes documents in
+ * small bulks forever, printing `ACK <id> <last_modified>` for every document
+ * whose push was acknowledged (durable). The parent kills it at random.
+ */
+import { join } from 'node:path';
+import { FsDirectory, openIndex } from '../../../../engine/index.ts';
+import { extractInline } from '../../../../extractors/index.ts';
+import { loadConfig } from '../../../../src/config.ts';
+import { createBodyReader } from '../../../../src/documents/body.ts';
+import { pushDocuments } from '../../../../src/documents/push.ts';
+import { DocumentService } from '../../../../src/documents/service.ts';
+import { createDatasource } from '../../../../src/indexing/index.ts';
+import { indexingState } from '../../../../src/indexing/datasources.ts';
+import { silentLogger } from '../../../../src/log.ts';
+import { DOCUMENT_SCHEMA } from '../../../../src/search/index-schema.ts';
+import { openState } from '../../../../src/state/open.ts';
+
+const dataDir = process.env.DATA_DIR!;
+const round = Number(process.env.ROUND ?? '0');
+const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
+const state = await openState(config, silentLogger);
+const now = () => Date.now();
+if (!indexingState({ state }).datasources.has('wiki')) await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
+const index = await openIndex({ directory: await FsDirectory.open(join(dataDir, 'index')), schema: DOCUMENT_SCHEMA, commitIntervalMs: 15 });
+const documents = await DocumentService.open({
+  dir: join(dataDir, 'documents'),
+  index,
+  state,
+  readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+  log: silentLogger,
+  now,
+});
+process.stdout.write('READY\n');
+let n = 0;
+for (;;) {
+  const batch = [];
+  for (let i = 0; i < 5; i++, n++) {
+    // Ids repeat across rounds with a new last_modified, so updates are exercised too.
+    const id = `d${n % 40}`;
+    batch.push({ datasource: 'wiki', id, title: `doc ${id}`, file_type: 'wiki', last_modified: new Date(Date.UTC(2026, 0, 1, 0, 0, round, n)).toISOString(), body: { mime_type: 'text/plain', text_content: `round ${round} write ${n}` } });
+  }
+  const res = await pushDocuments({ state, documents, maxBinaryBytes: config.maxBinaryBytes, now }, { documents: batch });
+  for (let i = 0; i < batch.length; i++) if (res.results[i].outcome === 'sent') process.stdout.write(`ACK ${batch[i].id} ${batch[i].last_modified}\n`);
+}

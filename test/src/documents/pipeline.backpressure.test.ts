@@ -1,0 +1,75 @@
+/** The pipeline bounds the bytes of unapplied operations: pushes wait for capacity instead of growing memory. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { IndexingPipeline } from '../../../src/documents/pipeline.ts';
+import type { QueueOp } from '../../../src/documents/queue.ts';
+import { StatusRegistry } from '../../../src/documents/status.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+
+const op = (seq: number): QueueOp => ({
+  op: 'upsert',
+  seq,
+  doc: {
+    datasource: 'wiki', id: `d${seq}`, title: `t${seq}`, mime_type: 'text/plain', text_content: 'hello world', binary_base64: null,
+    file_type: 'wiki', path_preview: null, path: null, author: null, last_modified: null, sub: null, sub_sub: null,
+    tokens: ['wiki|*'], properties: [], received_at: 0,
+  },
+});
+
+test('capacity() holds pushes while unapplied bytes exceed the bound, and releases them as the pipeline drains', async () => {
+  const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const pipeline = new IndexingPipeline(
+    {
+      index,
+      statuses: new StatusRegistry(),
+      log: silentLogger,
+      now: () => 0,
+      maxPendingBytes: 3000,
+      lookahead: 1,
+      readBody: async (d) => {
+        await gate; // extraction is slower than the pushes
+        return { text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' };
+      },
+    },
+    0,
+  );
+  await pipeline.capacity(); // empty: room
+  for (let seq = 1; seq <= 4; seq++) pipeline.submit(op(seq), Promise.resolve(), 1000);
+  let released = false;
+  const waiting = pipeline.capacity().then(() => (released = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(released, false, 'a push waits while 4000 bytes are pending over a 3000 byte bound');
+  assert.equal(pipeline.backlog, 4);
+  open();
+  await waiting;
+  assert.equal(released, true);
+  await pipeline.drained();
+  assert.equal(pipeline.backlog, 0);
+  assert.equal(pipeline.appliedSeq, 4);
+  await index.writer.commit();
+  assert.equal(index.reader.searcher().numDocs, 4);
+  assert.deepEqual(index.reader.commitData, { queueSeq: 4 });
+  await index.close();
+});
+
+test('operations whose append failed are not applied', async () => {
+  const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
+  const pipeline = new IndexingPipeline(
+    { index, statuses: new StatusRegistry(), log: silentLogger, now: () => 0, readBody: async (d) => ({ text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' }) },
+    0,
+  );
+  pipeline.submit(op(1), Promise.resolve(), 10);
+  pipeline.submit(op(2), Promise.reject(new Error('disk full')), 10);
+  pipeline.submit(op(3), Promise.resolve(), 10);
+  await pipeline.drained();
+  await index.writer.commit();
+  const s = index.reader.searcher();
+  assert.ok(s.get('wiki:d1'));
+  assert.equal(s.get('wiki:d2'), null);
+  assert.ok(s.get('wiki:d3'));
+  await index.close();
+});
