@@ -19,6 +19,11 @@ import { indexingMembershipRoutes } from './routes/indexing.memberships.ts';
 import { indexingUserRoutes } from './routes/indexing.users.ts';
 import { indexingDocumentRoutes } from './routes/indexing.documents.ts';
 import { webSearchRoutes } from './routes/web-search.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { filesRoutes } from './routes/files.ts';
+import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { searchRoutes } from './routes/search.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -56,6 +61,11 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/', adminKeysRoutes(services));
   app.route('/', adminServiceAccountsRoutes(services));
   app.route('/', webSearchRoutes(services));
+  app.route('/', chatRoutes(services));
+  app.route('/', filesRoutes(services));
+  app.route('/', adminAgentsRoutes(services));
+  if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
+  app.route('/', openApiRoutes(services));
   // Route modules are mounted here, one per resource.
   app.route('/api/indexing', indexingDatasourceRoutes(services));
   app.route('/api/indexing', indexingUserRoutes(services));

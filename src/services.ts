@@ -7,6 +7,7 @@ import type { Logger } from './log.ts';
 import type { StateStore } from './state/store.ts';
 import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
+import type { ChatSearchFn } from './chat/tools.ts';
 
 export interface Services {
   config: Config;
@@ -18,4 +19,8 @@ export interface Services {
   webSearch?: WebSearchService;
   /** The documents pipeline over the search engine (Indexing API documents, search). */
   documents?: DocumentService;
+  /** Search of the chat's serviceSearch tool; default: searchDocuments over `documents` (src/chat/search-source.ts). */
+  chatSearch?: ChatSearchFn;
+  /** Fetch used for the chat's language-model upstream (default the global fetch). */
+  chatFetch?: typeof fetch;
 }

@@ -3,7 +3,8 @@
  * and tests open a StateStore over a MemoryJournal with the same list.
  */
 import { accountsPart } from '../accounts/state.ts';
+import { agentsPart } from '../agents/state.ts';
 import { indexingPart } from '../indexing/state.ts';
 import type { StatePart } from './store.ts';
 
-export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart];
+export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart];

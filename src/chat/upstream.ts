@@ -1,0 +1,135 @@
+/**
+ * A model served by an OpenAI-compatible upstream (hosted API, vLLM,
+ * llama.cpp server, Ollama): `POST {base}/chat/completions` with
+ * `stream: true`, tools offered as functions. Text deltas are yielded the
+ * moment their event arrives; tool-call deltas are assembled by index and
+ * yielded whole at the end of the round. The request is aborted with the
+ * caller's signal (client gone) or after `timeoutMs`. Failures are ChatError
+ * 502/504 with the upstream's own message where it gave one.
+ */
+import { ChatError } from './errors.ts';
+import { sseData } from './sse.ts';
+import type { ChatModel, ModelEvent, RoundRequest, ToolCall } from './types.ts';
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+  /** Injected fetch (default the global one). */
+  fetch?: typeof fetch;
+}
+
+interface ChunkToolDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface UpstreamChunk {
+  choices?: { delta?: { content?: string | null; tool_calls?: ChunkToolDelta[] }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  error?: { message?: string };
+}
+
+export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const doFetch = options.fetch ?? fetch;
+  return {
+    id,
+    ownedBy: 'upstream',
+    async *round(req: RoundRequest): AsyncGenerator<ModelEvent> {
+      const body: Record<string, unknown> = {
+        model: id,
+        messages: req.messages.map(wireMessage),
+        stream: true,
+        stream_options: { include_usage: true },
+      };
+      if (req.temperature !== undefined) body.temperature = req.temperature;
+      if (req.tools.length > 0) {
+        body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      }
+      const signal = AbortSignal.any([req.signal, AbortSignal.timeout(options.timeoutMs)]);
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+      let res: Response;
+      try {
+        res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      } catch (err) {
+        throw failure(err, req.signal);
+      }
+      if (!res.ok || !res.body) {
+        const text = await res.text().catch(() => '');
+        throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`);
+      }
+      const calls: { id: string; name: string; arguments: string }[] = [];
+      let finish: string | null | undefined;
+      try {
+        for await (const data of sseData(res.body)) {
+          if (data.trim() === '[DONE]') break;
+          let chunk: UpstreamChunk;
+          try {
+            chunk = JSON.parse(data) as UpstreamChunk;
+          } catch {
+            throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream sent an event that is not JSON');
+          }
+          if (chunk.error) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error.message ?? 'unknown error'}`);
+          const delta = chunk.choices?.[0]?.delta;
+          finish = chunk.choices?.[0]?.finish_reason ?? finish;
+          if (delta?.content) yield { type: 'text', text: delta.content };
+          for (const d of delta?.tool_calls ?? []) {
+            const i = d.index ?? calls.length;
+            const call = (calls[i] ??= { id: '', name: '', arguments: '' });
+            if (d.id) call.id = d.id;
+            if (d.function?.name) call.name += d.function.name;
+            if (d.function?.arguments) call.arguments += d.function.arguments;
+          }
+          if (chunk.usage) {
+            const u = chunk.usage;
+            const p = u.prompt_tokens ?? 0;
+            const c = u.completion_tokens ?? 0;
+            yield { type: 'usage', usage: { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c } };
+          }
+        }
+      } catch (err) {
+        throw failure(err, req.signal);
+      }
+      if (finish === 'length' || finish === 'content_filter') yield { type: 'finish', reason: finish };
+      for (const [i, call] of calls.entries()) {
+        if (!call || !call.name) continue;
+        const done: ToolCall = { id: call.id || `call_${i}`, name: call.name, arguments: call.arguments };
+        yield { type: 'tool_call', call: done };
+      }
+    },
+  };
+}
+
+function wireMessage(m: RoundRequest['messages'][number]): Record<string, unknown> {
+  if (m.role === 'assistant' && m.tool_calls && m.tool_calls.length > 0) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { ...m };
+}
+
+function upstreamMessage(text: string): string {
+  try {
+    const j = JSON.parse(text) as { error?: { message?: string } | string; detail?: string; message?: string };
+    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.detail ?? j.message);
+    if (m) return String(m).slice(0, 500);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 200) || 'no message';
+}
+
+function failure(err: unknown, clientSignal: AbortSignal): Error {
+  if (err instanceof ChatError) return err;
+  if (clientSignal.aborted) return err instanceof Error ? err : new Error(String(err));
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+    return new ChatError(504, 'upstream_error', 'upstream_timeout', 'The language model upstream did not answer in time');
+  }
+  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${err instanceof Error ? err.message : String(err)}`);
+}

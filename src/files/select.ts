@@ -1,0 +1,34 @@
+/**
+ * The parts of attached files the model receives: a file that fits its share
+ * of the context budget is given whole; a longer one is cut into passages,
+ * the passages are ranked by BM25 against the question, and the best ones
+ * that fit are given in document order, gaps marked with "[...]".
+ */
+import { bm25, passages, questionTerms } from '../chat/relevance.ts';
+import type { Language } from '../chat/types.ts';
+
+export const PASSAGE_CHARS = 800;
+const GAP = '\n[...]\n';
+
+export function selectRelevant(text: string, question: string, budget: number, language: Language): string {
+  if (text.length <= budget) return text;
+  const parts = passages(text, Math.min(PASSAGE_CHARS, budget));
+  const scores = bm25(parts, questionTerms(question, language), language);
+  const ranked = parts.map((p, i) => ({ i, score: scores[i] })).sort((a, b) => b.score - a.score || a.i - b.i);
+  const chosen: number[] = [];
+  let used = 0;
+  for (const { i } of ranked) {
+    const cost = parts[i].length + GAP.length;
+    if (used + cost > budget) continue;
+    chosen.push(i);
+    used += cost;
+  }
+  chosen.sort((a, b) => a - b);
+  let out = chosen[0] === 0 ? '' : '[...]\n';
+  chosen.forEach((i, n) => {
+    if (n > 0) out += chosen[n - 1] === i - 1 ? '\n' : GAP;
+    out += parts[i];
+  });
+  if (chosen.length > 0 && chosen[chosen.length - 1] !== parts.length - 1) out += '\n[...]';
+  return out;
+}

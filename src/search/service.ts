@@ -1,0 +1,121 @@
+/**
+ * The search domain function behind GET /api/beta/search and the chat's
+ * serviceSearch tool (independent of HTTP): `searchDocuments(deps, email, params)`.
+ *
+ * 1. Visibility: the union of the user's access tokens over all datasources
+ *    (visibility.ts); none -> no results without touching the engine.
+ * 2. Filters: `dataSources` (categories -> `category` column, pushed names ->
+ *    `datasource` column; unknown names -> 422 on `data_source`), `fileTypes`
+ *    (`file_type` column), `lastModified` (numeric `last_modified`; documents
+ *    without a date never match a date filter).
+ * 3. One engine search with near-duplicates collapsed, offset = startPage * count;
+ *    pages beyond the first MAX_RESULT_WINDOW hits are empty. A blank query
+ *    (whitespace only) lists the visible documents within the filters; a query
+ *    of stopwords only finds nothing.
+ * 4. The full record per returned hit (result.ts), every related list under
+ *    the same visibility filter; related lists are cached per (snapshot,
+ *    token set, document) in related-cache.ts.
+ */
+import type { Filter, Index, Searcher } from '../../engine/index.ts';
+import { QueryError } from '../../engine/index.ts';
+import { RequestValidationError } from '../errors.ts';
+import { indexingState } from '../indexing/datasources.ts';
+import type { StateStore } from '../state/store.ts';
+import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type DateFilter, type SearchParams } from './params.ts';
+import { RelatedCache } from './related-cache.ts';
+import { buildResult, type SearchResult } from './result.ts';
+import { visibilityFilter, visibleTokens } from './visibility.ts';
+
+export interface SearchDeps {
+  state: StateStore;
+  index: Index;
+  /** Wall clock in epoch ms (date presets). */
+  now: () => number;
+}
+
+export interface SearchResponseBody {
+  results: SearchResult[];
+}
+
+/** Hits reachable through pagination (offset + count). */
+export const MAX_RESULT_WINDOW = 10_000;
+
+interface PerIndex {
+  related: RelatedCache;
+  searcher: Searcher | null;
+}
+const perIndex = new WeakMap<Index, PerIndex>();
+
+/**
+ * One searcher per index snapshot, shared by all searches (its term statistics stay warm);
+ * replaced on the first search after a commit. searchDocuments never yields, so no search
+ * is running on the old searcher when it is released.
+ */
+function shared(index: Index): { related: RelatedCache; searcher: Searcher } {
+  let p = perIndex.get(index);
+  if (!p) perIndex.set(index, (p = { related: new RelatedCache(), searcher: null }));
+  if (!p.searcher || p.searcher.generation !== index.reader.generation) {
+    if (p.searcher) index.reader.release(p.searcher);
+    p.searcher = index.reader.searcher();
+  }
+  return { related: p.related, searcher: p.searcher };
+}
+
+const CATEGORIES: ReadonlySet<string> = new Set(DATA_SOURCE_CATEGORIES);
+
+function dataSourceFilter(values: readonly string[], known: ReadonlySet<string>): Filter | null {
+  if (values.length === 0) return null;
+  const unknown = values.filter((v) => !CATEGORIES.has(v) && !known.has(v));
+  if (unknown.length > 0) {
+    throw new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['query', 'data_source'],
+        msg: `Value error, unknown data source ${unknown.map((u) => `'${u}'`).join(', ')}: use one of ${DATA_SOURCE_CATEGORIES.map((c) => `'${c}'`).join(', ')} or the name of a pushed datasource`,
+        input: values.join(','),
+        ctx: { error: {} },
+      },
+    ]);
+  }
+  const categories = values.filter((v) => CATEGORIES.has(v));
+  const names = values.filter((v) => !CATEGORIES.has(v));
+  const parts: Filter[] = [];
+  if (categories.length > 0) parts.push({ keyword: 'category', anyOf: categories });
+  if (names.length > 0) parts.push({ keyword: 'datasource', anyOf: names });
+  return parts.length === 1 ? parts[0] : { or: parts };
+}
+
+function dateFilter(f: DateFilter | undefined, now: number): Filter | null {
+  if (!f || f.kind === 'all') return null;
+  if (f.kind === 'range') return { numeric: 'last_modified', gte: f.start, lte: f.end };
+  return { numeric: 'last_modified', gte: presetStart(f.preset, now) };
+}
+
+export function searchDocuments(deps: SearchDeps, email: string, params: SearchParams): SearchResponseBody {
+  const state = indexingState(deps);
+  const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(params.count ?? DEFAULT_COUNT)));
+  const offset = Math.max(0, Math.floor(params.startPage ?? 0)) * count;
+  const sourceFilter = dataSourceFilter(params.dataSources ?? [], new Set(state.datasources.keys()));
+  const tokens = visibleTokens(state, email);
+  const visibility = visibilityFilter(tokens);
+  if (!visibility || offset + count > MAX_RESULT_WINDOW) return { results: [] };
+
+  const filters: Filter[] = [visibility];
+  if (sourceFilter) filters.push(sourceFilter);
+  if (params.fileTypes && params.fileTypes.length > 0) filters.push({ keyword: 'file_type', anyOf: [...params.fileTypes] });
+  const dates = dateFilter(params.lastModified, deps.now());
+  if (dates) filters.push(dates);
+
+  const { related, searcher } = shared(deps.index);
+  try {
+    const query = searcher.parse(params.query, params.language ?? 'de');
+    const found = searcher.search({ query, filter: filters.length === 1 ? visibility : { and: filters }, limit: count, offset, collapseDuplicates: true });
+    const cache = { store: related, scope: related.scope(searcher.generation, tokens) };
+    return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, state, cache }, hit)) };
+  } catch (err) {
+    if (err instanceof QueryError && (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')) {
+      throw new RequestValidationError([{ type: 'value_error', loc: ['query', 'query'], msg: `Value error, ${err.message}`, input: params.query, ctx: { error: {} } }]);
+    }
+    throw err;
+  }
+}

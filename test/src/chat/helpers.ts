@@ -1,0 +1,187 @@
+/**
+ * Chat test helpers: a scripted fake OpenAI-compatible upstream on 127.0.0.1
+ * (streams text tokens and tool-call deltas, records every request, notices
+ * disconnects), and a harness serving the real app on a real socket (port 0)
+ * over the documents harness (real engine and pipeline), with personal keys
+ * and official `openai` clients.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import OpenAI from 'openai';
+import { createApp } from '../../../src/app.ts';
+import type { Services } from '../../../src/services.ts';
+import { MASTER } from '../documents/harness.ts';
+import { searchHarness } from '../search/harness.ts';
+
+export { MASTER };
+
+export interface ScriptedTurn {
+  /** Text tokens streamed one event each. */
+  content?: string[];
+  /** Tool calls; their arguments are streamed in `argPieces` pieces (default 3). */
+  toolCalls?: { id?: string; name: string; arguments: string }[];
+  argPieces?: number;
+  /** Answer with this HTTP status and an error body instead. */
+  status?: number;
+  /** Send an error event after the content. */
+  errorAfter?: string;
+  /** finish_reason of the last event (default stop, or tool_calls with tool calls). */
+  finish?: string;
+  /** Delay before every event (ms). */
+  delayMs?: number;
+  /** Stop writing after the content and never end the response (client-abort tests). */
+  hang?: boolean;
+}
+
+export interface FakeUpstream {
+  url: string;
+  /** Parsed request bodies, in order. */
+  requests: any[];
+  /** Authorization headers seen. */
+  auth: (string | undefined)[];
+  /** Turns still to play; when empty a default answer "ok" is streamed. */
+  script: ScriptedTurn[];
+  /** Requests whose client went away before the response ended. */
+  disconnects: number;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const state: Omit<FakeUpstream, 'url' | 'close'> = { requests: [], auth: [], script: [], disconnects: 0 };
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
+      return;
+    }
+    const body = JSON.parse(raw);
+    state.requests.push(body);
+    state.auth.push(req.headers.authorization);
+    const turn = state.script.shift() ?? { content: ['ok'] };
+    if (turn.status) {
+      res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${turn.status}` } }));
+      return;
+    }
+    let finished = false;
+    res.on('close', () => {
+      if (!finished) state.disconnects++;
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const base = { id: 'up-1', object: 'chat.completion.chunk', created: 1, model: body.model };
+    const send = async (delta: unknown, finish: string | null = null, extra: Record<string, unknown> = {}) => {
+      if (turn.delayMs) await sleep(turn.delayMs);
+      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+    };
+    await send({ role: 'assistant', content: '' });
+    for (const t of turn.content ?? []) await send({ content: t });
+    if (turn.hang) return;
+    if (turn.errorAfter) {
+      res.end(`data: ${JSON.stringify({ error: { message: turn.errorAfter } })}\n\n`);
+      finished = true;
+      return;
+    }
+    for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+      await send({ tool_calls: [{ index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] });
+      const pieces = turn.argPieces ?? 3;
+      const size = Math.ceil(call.arguments.length / pieces) || 1;
+      for (let i = 0; i < call.arguments.length; i += size) {
+        await send({ tool_calls: [{ index, function: { arguments: call.arguments.slice(i, i + size) } }] });
+      }
+    }
+    await send({}, turn.finish ?? (turn.toolCalls?.length ? 'tool_calls' : 'stop'));
+    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`);
+    res.end('data: [DONE]\n\n');
+    finished = true;
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get requests() {
+      return state.requests;
+    },
+    get auth() {
+      return state.auth;
+    },
+    get script() {
+      return state.script;
+    },
+    set script(s) {
+      state.script = s;
+    },
+    get disconnects() {
+      return state.disconnects;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface ChatHarnessOptions {
+  env?: Record<string, string>;
+  /** Upstream base URL (sets LLM_BASE_URL, LLM_API_KEY and LLM_MODELS `fake-model,org/fake-large`). */
+  upstream?: string;
+  /** Replace or add services (webSearch, chatSearch). */
+  services?: Partial<Services>;
+}
+
+export async function chatHarness(opts: ChatHarnessOptions = {}) {
+  const env: Record<string, string> = { ...opts.env };
+  if (opts.upstream) Object.assign(env, { LLM_BASE_URL: opts.upstream, LLM_API_KEY: 'upstream-secret', LLM_MODELS: 'fake-model,org/fake-large' }, opts.env);
+  const h = await searchHarness({ env });
+  const services: Services = { ...h.services, ...opts.services };
+  const app = createApp(services);
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  if (!server.listening) await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    ...h,
+    services,
+    baseUrl,
+    /** An official client for `email`'s personal key (no retries). */
+    async client(email = 'alice@example.com'): Promise<OpenAI> {
+      return new OpenAI({ apiKey: await h.personal(email), baseURL: `${baseUrl}/api/beta/serviceai`, maxRetries: 0 });
+    },
+    /** Raw fetch against the server with `key`. */
+    fetch(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
+      const headers = new Headers(init.headers);
+      if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+      if (init.body && !headers.has('content-type') && typeof init.body === 'string') headers.set('content-type', 'application/json');
+      return fetch(`${baseUrl}${path}`, { ...init, headers });
+    },
+    /** Create a datasource `name`, register `emails`, push `docs` into it and commit. */
+    async index(name: string, emails: string[], docs: Record<string, unknown>[]) {
+      const ds = await h.api('POST', '/datasources', { name, display_name: name });
+      if (ds.status !== 200) throw new Error(`datasource: ${ds.status} ${JSON.stringify(ds.body)}`);
+      await h.register(name, ...emails);
+      await h.push(docs.map((d) => ({ datasource: name, file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', ...d })));
+      await h.commit();
+    },
+    async close() {
+      (server as Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await h.close();
+    },
+  };
+}
+
+export type ChatHarness = Awaited<ReturnType<typeof chatHarness>>;
+
+/** A text document for `index()`. */
+export const textDoc = (id: string, title: string, text: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  title,
+  body: { mime_type: 'text/plain', text_content: text },
+  ...extra,
+});
