@@ -12,8 +12,8 @@
  */
 import type { Directory } from './directory/types.ts';
 import { EngineError } from './errors.ts';
-import { analyze, detectLanguage } from './analysis/index.ts';
-import type { Token } from './analysis/types.ts';
+import { detectLanguage } from './analysis/index.ts';
+import { analyzeTerms, TermStream } from './analysis/analyzer.ts';
 import { validateDocument, type CommitInfo, type EngineEvent, type IndexDocument } from './document.ts';
 import { SegmentBuffer, releasePooledLogs, type FlushedSegment } from './segment/segment-buffer.ts';
 import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
@@ -73,6 +73,8 @@ export class IndexWriter {
   private readonly ramBufferBytes: number;
   private readonly maxBufferedTokens: number;
   private readonly listeners = new Set<(s: CommitSnapshot) => void>();
+  /** Reusable analysis output per text field (consumed synchronously by the buffer). */
+  private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
   readonly writingIds = new Set<string>();
   /** Called after each flush and commit so the merge scheduler can look for work. */
@@ -127,14 +129,19 @@ export class IndexWriter {
     this.checkOpen();
     const doc = validateDocument(input);
     const language = doc.language ?? detectLanguage(sampleText(doc.text));
-    const tokens: Record<string, Token[]> = {};
-    for (const f in doc.text) tokens[f] = analyze(doc.text[f], language);
+    const terms: Record<string, TermStream> = {};
+    for (const f in doc.text) {
+      let stream = this.streams.get(f);
+      if (!stream) this.streams.set(f, (stream = new TermStream()));
+      analyzeTerms(doc.text[f], language, stream);
+      terms[f] = stream;
+    }
     this.deleteKey(doc.key);
     this.buffer.add({
       key: doc.key,
       language,
       text: doc.text,
-      tokens,
+      terms,
       keywords: doc.keywords ?? {},
       numbers: doc.numbers ?? {},
       stored: doc.stored ?? {},

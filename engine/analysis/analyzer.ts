@@ -9,6 +9,12 @@
  * indexed whole (lower case, unstemmed) at its first part's position, and its
  * parts at consecutive positions. Word results are memoised per language in a
  * bounded cache, so the stemmers run once per distinct word.
+ *
+ * Index terms are interned in a term registry (id <-> string) shared by both languages;
+ * cache entries hold term ids, and analyzeTerms() reports ids, so the indexing buffer maps
+ * words to its term ids by array lookups instead of hashing strings. The registry is bounded:
+ * past TERM_REGISTRY_LIMIT terms (see setTermRegistryLimit) it is replaced by a new one (a new
+ * epoch) at the start of the next analysis call, and the word caches are cleared with it.
  */
 import type { Language, QueryWord, Token } from './types.ts';
 import * as tok from './tokenizer.ts';
@@ -47,8 +53,42 @@ export const MAX_WORD_LENGTH = 64;
 /** Entries per language in the word cache before it is cleared. */
 export const WORD_CACHE_LIMIT = 300_000;
 
-/** A word's analysis: its term, null for a stopword, or [term, ...compound parts]. */
-type Entry = string | null | string[];
+/** A word's analysis as term ids: its term, null for a stopword, or [term, ...compound parts]. */
+type Entry = number | null | number[];
+
+/** Terms interned before the registry is replaced (bounds its memory). */
+export const TERM_REGISTRY_LIMIT = 1 << 20;
+let registryLimit = TERM_REGISTRY_LIMIT;
+
+/** Sets the registry bound (default TERM_REGISTRY_LIMIT); small values let tests cross epochs quickly. */
+export function setTermRegistryLimit(limit: number): void {
+  registryLimit = Math.max(1, Math.floor(limit));
+}
+
+let termStrings: string[] = [];
+let termIdMap = new Map<string, number>();
+let registryEpoch = 0;
+
+/** Id of term `t` in the current registry (interned on first use). */
+function internTerm(t: string): number {
+  let id = termIdMap.get(t);
+  if (id === undefined) {
+    id = termStrings.length;
+    termStrings.push(t);
+    termIdMap.set(t, id);
+  }
+  return id;
+}
+
+/** Starts a new registry epoch when the current one is full (only between analysis calls). */
+function checkRegistry(): void {
+  if (termStrings.length < registryLimit) return;
+  termStrings = [];
+  termIdMap = new Map();
+  registryEpoch++;
+  tables.de.clear();
+  tables.en.clear();
+}
 
 const tables: Record<Language, WordTable<Entry>> = {
   de: new WordTable<Entry>(WORD_CACHE_LIMIT),
@@ -64,7 +104,7 @@ function germanEntry(w: string): Entry {
   const term = foldLatin(stemGerman(w));
   if (term === '') return null; // e.g. a word of combining marks only
   const parts = splitGermanCompound(w);
-  if (parts.length === 0) return term;
+  if (parts.length === 0) return internTerm(term);
   const out = [term];
   const add = (p: string): void => {
     const t = foldLatin(stemGerman(p));
@@ -76,17 +116,17 @@ function germanEntry(w: string): Entry {
     add(parts.slice(0, -1).join(''));
     add(parts.slice(1).join(''));
   }
-  return out;
+  return out.map(internTerm);
 }
 
 function englishEntry(w: string): Entry {
   if (ENGLISH_STOPWORDS.has(w)) return null;
   const folded = foldLatin(w);
-  return folded === '' ? null : stemEnglish(folded);
+  return folded === '' ? null : internTerm(stemEnglish(folded));
 }
 
 function computeEntry(w: string, lang: Language): Entry {
-  return isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1)) ? w : lang === 'de' ? germanEntry(w) : englishEntry(w);
+  return isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1)) ? internTerm(w) : lang === 'de' ? germanEntry(w) : englishEntry(w);
 }
 
 /** Analysis of one lower-case word in `lang`, memoised. */
@@ -138,6 +178,8 @@ export type TokenCallback = (term: string, position: number, start: number, end:
 export function analyzeEach(text: string, lang: Language, onToken: TokenCallback): number {
   checkText(text);
   checkLanguage(lang);
+  checkRegistry();
+  const strings = termStrings;
   const table = tables[lang];
   const stream = borrowStream();
   let pos = 0;
@@ -154,8 +196,8 @@ export function analyzeEach(text: string, lang: Language, onToken: TokenCallback
       }
       if (stop - start <= MAX_WORD_LENGTH) {
         const e = rangeEntry(text, start, stop, flags, d[r + 3], table, lang);
-        if (typeof e === 'string') onToken(e, pos, start, stop);
-        else if (e !== null) for (let i = 0; i < e.length; i++) onToken(e[i], pos, start, stop);
+        if (typeof e === 'number') onToken(strings[e], pos, start, stop);
+        else if (e !== null) for (let i = 0; i < e.length; i++) onToken(strings[e[i]], pos, start, stop);
       }
       pos++;
     }
@@ -163,6 +205,94 @@ export function analyzeEach(text: string, lang: Language, onToken: TokenCallback
     releaseStream(stream);
   }
   return pos;
+}
+
+/**
+ * A reusable buffer of index terms as registry ids: `count` (id, position) pairs in text
+ * order, the registry epoch they belong to and that epoch's id -> string array.
+ */
+export class TermStream {
+  ids = new Int32Array(256);
+  positions = new Int32Array(256);
+  count = 0;
+  epoch = 0;
+  strings: readonly string[] = [];
+
+  /** Room for `more` additional terms. */
+  reserve(more: number): void {
+    const need = this.count + more;
+    if (need <= this.ids.length) return;
+    let cap = this.ids.length * 2;
+    while (cap < need) cap *= 2;
+    const ids = new Int32Array(cap);
+    ids.set(this.ids.subarray(0, this.count));
+    const positions = new Int32Array(cap);
+    positions.set(this.positions.subarray(0, this.count));
+    this.ids = ids;
+    this.positions = positions;
+  }
+
+  /** Appends a term id at a position (no bounds check: reserve first). */
+  push(id: number, position: number): void {
+    const i = this.count++;
+    this.ids[i] = id;
+    this.positions[i] = position;
+  }
+}
+
+/**
+ * Index-time analysis into `out` (cleared first): the same terms and positions as analyze(),
+ * as registry ids. Returns the number of positions used (as analyzeEach).
+ */
+export function analyzeTerms(text: string, lang: Language, out: TermStream): number {
+  checkText(text);
+  checkLanguage(lang);
+  checkRegistry();
+  out.count = 0;
+  out.epoch = registryEpoch;
+  out.strings = termStrings;
+  const table = tables[lang];
+  const stream = borrowStream();
+  let pos = 0;
+  try {
+    scanInto(text, stream);
+    const d = stream.data;
+    const n = stream.count;
+    // at most one term per record, except German compounds (reserved as they come)
+    out.reserve(n);
+    for (let r = 0, end = n * RECORD; r < end; r += RECORD) {
+      const flags = d[r];
+      const start = d[r + 1];
+      const stop = d[r + 2];
+      if ((flags & F_COMPOUND) !== 0) {
+        out.push(internTerm(wholeTerm(text, start, stop)), pos);
+        continue;
+      }
+      if (stop - start <= MAX_WORD_LENGTH) {
+        const e = rangeEntry(text, start, stop, flags, d[r + 3], table, lang);
+        if (typeof e === 'number') out.push(e, pos);
+        else if (e !== null) {
+          out.reserve(e.length + (n - (r >> 2)));
+          for (let i = 0; i < e.length; i++) out.push(e[i], pos);
+        }
+      }
+      pos++;
+    }
+  } finally {
+    releaseStream(stream);
+  }
+  return pos;
+}
+
+/** Index terms (as a TermStream) of a list of tokens, e.g. from analyze() or a custom analyzer. */
+export function termStreamOf(tokens: readonly Token[], out = new TermStream()): TermStream {
+  checkRegistry();
+  out.count = 0;
+  out.epoch = registryEpoch;
+  out.strings = termStrings;
+  out.reserve(tokens.length);
+  for (const t of tokens) out.push(internTerm(t.term), t.position);
+  return out;
 }
 
 /** Index-time analysis: every term with its position and UTF-16 offsets. */
@@ -175,11 +305,14 @@ export function analyze(text: string, lang: Language): Token[] {
 }
 
 function termOf(e: Entry): string | null {
-  return e === null ? null : typeof e === 'string' ? e : e[0];
+  return e === null ? null : typeof e === 'number' ? termStrings[e] : termStrings[e[0]];
 }
 function addParts(e: Entry, into: string[], exclude: readonly string[]): void {
-  if (e === null || typeof e === 'string') return;
-  for (let i = 1; i < e.length; i++) if (!into.includes(e[i]) && !exclude.includes(e[i])) into.push(e[i]);
+  if (e === null || typeof e === 'number') return;
+  for (let i = 1; i < e.length; i++) {
+    const p = termStrings[e[i]];
+    if (!into.includes(p) && !exclude.includes(p)) into.push(p);
+  }
 }
 
 /**
@@ -194,6 +327,7 @@ function addParts(e: Entry, into: string[], exclude: readonly string[]): void {
 export function analyzeQuery(text: string, lang: Language): QueryWord[] {
   checkText(text);
   checkLanguage(lang);
+  checkRegistry();
   const other: Language = lang === 'de' ? 'en' : 'de';
   const words: QueryWord[] = [];
   let whole: string | null = null;

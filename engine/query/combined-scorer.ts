@@ -17,33 +17,29 @@ import type { Impact, PostingsIterator, SegmentReader } from '../segment/types.t
 import { NORM_TABLE } from '../segment/norms.ts';
 import { bm25Score } from '../scoring/bm25.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
+import { advanceIterator, bitSet } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
 
 /** Postings of the term in one field, with its block cursor for bounds. */
 class FieldCursor {
   blockEnd = -1;
-  maxFreq = 0;
-  minNorm = 0;
   impacts: readonly Impact[] = [];
   /** Block end this cursor had when the scorer's cached bound was computed (-2: not part of it). */
   cachedEnd = -2;
-  /** Impacts of every block overlapping the window being bounded. */
+  /** Impacts of every block overlapping the window being bounded: the first `wn` entries. */
   readonly window: Impact[] = [];
+  wn = 0;
+  /** Bound of this field alone over the current block (valid while boundEnd === blockEnd). */
+  bound = 0;
+  boundEnd = -2;
 
-  constructor(readonly it: PostingsIterator, readonly boost: number) {}
+  /** @param field index of the cursor's field in the schema's text fields (-1: unknown). */
+  constructor(readonly it: PostingsIterator, readonly boost: number, readonly field: number) {}
 
   shallowEnd(target: number): number {
     if (this.blockEnd < target) {
       this.blockEnd = this.it.advanceShallow(target);
       this.impacts = this.it.blockImpacts();
-      let mf = 0;
-      let mn = Infinity;
-      for (const imp of this.impacts) {
-        if (imp.freq > mf) mf = imp.freq;
-        if (imp.norm < mn) mn = imp.norm;
-      }
-      this.maxFreq = mf;
-      this.minNorm = mn === Infinity ? 0 : mn;
     }
     return this.blockEnd;
   }
@@ -66,13 +62,13 @@ export class CombinedScorer implements Scorer {
   private readonly norms: (Uint8Array | null)[];
 
   constructor(
-    postings: { it: PostingsIterator; boost: number }[],
+    postings: { it: PostingsIterator; boost: number; field?: string }[],
     private readonly w: TermWeight,
     private readonly reader: SegmentReader,
     /** Every text field of the schema, fixed order: the doc length is summed over all of them. */
     private readonly fields: readonly FieldLengths[],
   ) {
-    this.cursors = postings.map((p) => new FieldCursor(p.it, p.boost));
+    this.cursors = postings.map((p) => new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)));
     this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
     this.maxScore = w.weight;
     this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
@@ -104,6 +100,15 @@ export class CombinedScorer implements Scorer {
     return this.settle();
   }
 
+  advanceMatching(target: number, bits: Uint32Array): number {
+    for (let i = 0; i < this.cursors.length; i++) {
+      const it = this.cursors[i].it;
+      const d = it.docID();
+      if (d < target || (d !== NO_MORE_DOCS && !bitSet(bits, d))) advanceIterator(it, target, bits);
+    }
+    return this.settle();
+  }
+
   /** The doc's weighted length over all text fields, summed in schema order. */
   private length(doc: number): number {
     let dl = 0;
@@ -120,7 +125,38 @@ export class CombinedScorer implements Scorer {
       const c = this.cursors[i];
       if (c.it.docID() === this.doc) freq += c.boost * c.it.freq();
     }
-    return bm25Score(this.w, freq, this.length(this.doc));
+    return bm25Score(this.w, freq, this.docLength());
+  }
+
+  /** Length of the current doc, computed once per doc (docBound and score both need it). */
+  private docLength(): number {
+    if (this.dlDoc !== this.doc) {
+      this.dl = this.length(this.doc);
+      this.dlDoc = this.doc;
+    }
+    return this.dl;
+  }
+
+  private dl = 0;
+  private dlDoc = -1;
+
+  /**
+   * A bound on score() for the current doc from its exact length and the
+   * largest freq of each field's current postings block (bm25 grows with freq),
+   * so a doc that cannot compete is passed over without decoding freqs.
+   * Infinity when some postings cannot tell their block's largest freq.
+   */
+  docBound(): number {
+    let freq = 0;
+    for (let i = 0; i < this.cursors.length; i++) {
+      const c = this.cursors[i];
+      const it = c.it as PostingsIterator & { blockMaxFreq?: (normByte?: number) => number };
+      if (it.docID() !== this.doc) continue;
+      if (it.blockMaxFreq === undefined) return Infinity;
+      const norms = c.field >= 0 ? this.norms[c.field] : null;
+      freq += c.boost * it.blockMaxFreq(norms !== null ? norms[this.doc] : 255);
+    }
+    return bm25Score(this.w, freq, this.docLength());
   }
 
   shallowEnd(target: number): number {
@@ -143,26 +179,41 @@ export class CombinedScorer implements Scorer {
     if (this.doc > hi) return 0;
     if (this.cacheValid(lo, hi)) return this.cachedBound;
     const active = this.active;
-    active.length = 0;
+    let na = 0;
     let single = true;
-    for (const c of this.cursors) {
+    for (let ci = 0; ci < this.cursors.length; ci++) {
+      const c = this.cursors[ci];
       c.cachedEnd = -2;
       if (c.it.docID() > hi) continue;
-      c.window.length = 0;
+      const win = c.window;
+      let wn = 0;
       let end = c.shallowEnd(lo);
-      for (const imp of c.impacts) c.window.push(imp);
+      for (let k = 0; k < c.impacts.length; k++) win[wn++] = c.impacts[k];
       while (end < hi && end !== NO_MORE_DOCS) {
         single = false;
         end = c.shallowEnd(end + 1);
-        for (const imp of c.impacts) c.window.push(imp);
+        for (let k = 0; k < c.impacts.length; k++) win[wn++] = c.impacts[k];
       }
-      if (c.window.length > 0) {
-        active.push(c);
+      c.wn = wn;
+      if (wn > 0) {
+        active[na++] = c;
         c.cachedEnd = c.blockEnd;
       }
     }
+    this.na = na;
+    if (na === 1 && single) {
+      // One field on one block: its per-block bound, computed once per block.
+      const c = active[0];
+      if (c.boundEnd !== c.blockEnd) {
+        c.bound = this.subsetBound(active, 1);
+        c.boundEnd = c.blockEnd;
+      }
+      this.cacheSingle = true;
+      this.cachedBound = c.bound;
+      return c.bound;
+    }
     let best = 0;
-    for (let mask = 1; mask < 1 << active.length; mask++) {
+    for (let mask = 1; mask < 1 << na; mask++) {
       const b = this.subsetBound(active, mask);
       if (b > best) best = b;
     }
@@ -189,28 +240,34 @@ export class CombinedScorer implements Scorer {
     return true;
   }
 
+  /** Cursors with docs in the window being bounded: the first `na` entries. */
   private readonly active: FieldCursor[] = [];
+  private na = 0;
 
   private subsetBound(active: FieldCursor[], mask: number): number {
     if ((mask & (mask - 1)) === 0) {
       const c = active[31 - Math.clz32(mask)];
       let best = 0;
-      for (const imp of c.window) {
+      const win = c.window;
+      for (let k = 0; k < c.wn; k++) {
+        const imp = win[k];
         const v = bm25Score(this.w, c.boost * imp.freq, c.boost * imp.norm);
         if (v > best) best = v;
       }
       return best;
     }
     let product = 1;
-    for (let i = 0; i < active.length; i++) if (mask & (1 << i)) product *= active[i].window.length;
+    for (let i = 0; i < this.na; i++) if (mask & (1 << i)) product *= active[i].wn;
     if (product > MAX_PRODUCT) {
       let f = 0;
       let n = 0;
-      for (let i = 0; i < active.length; i++) {
+      for (let i = 0; i < this.na; i++) {
         if (!(mask & (1 << i))) continue;
         let mf = 0;
         let mn = Infinity;
-        for (const imp of active[i].window) {
+        const win = active[i].window;
+        for (let k = 0; k < active[i].wn; k++) {
+          const imp = win[k];
           if (imp.freq > mf) mf = imp.freq;
           if (imp.norm < mn) mn = imp.norm;
         }
@@ -224,11 +281,12 @@ export class CombinedScorer implements Scorer {
 
   /** Max of bm25 over one impact per field of `mask`, from field `i` on, with partial sums f and n. */
   private walk(active: FieldCursor[], mask: number, i: number, f: number, n: number): number {
-    if (i === active.length) return bm25Score(this.w, f, n);
+    if (i === this.na) return bm25Score(this.w, f, n);
     if (!(mask & (1 << i))) return this.walk(active, mask, i + 1, f, n);
     let best = 0;
     const c = active[i];
-    for (const imp of c.window) {
+    for (let k = 0; k < c.wn; k++) {
+      const imp = c.window[k];
       const v = this.walk(active, mask, i + 1, f + c.boost * imp.freq, n + c.boost * imp.norm);
       if (v > best) best = v;
     }

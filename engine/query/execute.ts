@@ -76,7 +76,7 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
     const bits = compiled?.bits ?? null;
     const maxDoc = reader.maxDoc;
     const nextCandidate = bits ? (from: number) => nextSetBit(bits, from, maxDoc) : null;
-    const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, docBase: ctx.bases[i], maxDoc };
+    const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, bits, docBase: ctx.bases[i], maxDoc };
     if (plan.empty) collectAll(task, top, st);
     else scoreSegment(task, top, st, req.pruning);
   });

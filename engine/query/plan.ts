@@ -56,6 +56,14 @@ export interface PlanContext {
   fieldScoring?: FieldScoring;
 }
 
+/**
+ * Terms known to be absent from a segment, per (immutable) segment reader, so
+ * that later searchers of the same snapshot skip their dictionary lookups.
+ * Bounded: a segment's set is dropped when it reaches ABSENT_LIMIT entries.
+ */
+const absentTerms = new WeakMap<SegmentReader, Set<string>>();
+const ABSENT_LIMIT = 50_000;
+
 /** Global statistics, memoised per searcher. */
 export class GlobalStats {
   private readonly df = new Map<string, Float64Array>();
@@ -113,9 +121,19 @@ export class GlobalStats {
       for (let i = 0; i < this.segments.length; i++) {
         // Opening the postings gives df (cost) with one dictionary lookup; the
         // iterator is kept for the first scorer that needs it.
-        const it = this.segments[i].postings(field, term, false);
+        const seg = this.segments[i];
+        let absent = absentTerms.get(seg);
+        if (absent !== undefined && absent.has(k)) {
+          per[i] = 0;
+          continue;
+        }
+        const it = seg.postings(field, term, false);
         const df = it ? it.cost() : 0;
         if (it) this.pending.set(`${k}\u0000${i}`, it);
+        else {
+          if (absent === undefined || absent.size >= ABSENT_LIMIT) absentTerms.set(seg, (absent = new Set()));
+          absent.add(k);
+        }
         per[i] = df;
         sum += df;
       }
@@ -250,10 +268,10 @@ export function openUnit(u: Unit, reader: SegmentReader, stats?: GlobalStats, se
   if (u.kind === 'combined') {
     const subs: Scorer[] = [];
     for (const a of u.alts) {
-      const postings: { it: PostingsIterator; boost: number }[] = [];
+      const postings: { it: PostingsIterator; boost: number; field: string }[] = [];
       for (const f of a.fields) {
         const it = stats && segment >= 0 ? stats.postings(f.name, a.term, segment) : reader.postings(f.name, a.term, false);
-        if (it) postings.push({ it, boost: f.boost });
+        if (it) postings.push({ it, boost: f.boost, field: f.name });
       }
       if (postings.length > 0) subs.push(new CombinedScorer(postings, a.w, reader, u.allFields));
     }

@@ -29,6 +29,36 @@ export interface Scorer {
   score(): number;
   shallowEnd(target: number): number;
   maxScoreIn(lo: number, hi: number): number;
+  /**
+   * Optional fast path under a filter bitset: move to the first doc >= target
+   * whose bit is set in `bits` (`target` may be <= doc; then only a doc the
+   * filter rejects moves). See advanceMatching below for the generic form.
+   */
+  advanceMatching?(target: number, bits: Uint32Array): number;
+  /** Optional: a bound on score() for the current doc, cheaper than scoring it (e.g. without decoding freqs). */
+  docBound?(): number;
+}
+
+/** True when doc `d` (< NO_MORE_DOCS) has its bit set in the filter bitset. */
+export function bitSet(bits: Uint32Array, d: number): boolean {
+  return ((bits[d >>> 5] >>> (d & 31)) & 1) !== 0;
+}
+
+/** `s` moved to its first doc >= target that the filter bitset accepts (NO_MORE_DOCS when none). */
+export function advanceMatching(s: Scorer, target: number, bits: Uint32Array): number {
+  if (s.advanceMatching !== undefined) return s.advanceMatching(target, bits);
+  let d = s.doc < target ? s.advance(target) : s.doc;
+  while (d !== NO_MORE_DOCS && !bitSet(bits, d)) d = s.nextDoc();
+  return d;
+}
+
+/** A postings iterator moved likewise (block iterators scan their decoded blocks). */
+export function advanceIterator(it: PostingsIterator, target: number, bits: Uint32Array): number {
+  const fast = (it as { advanceMatching?: (t: number, b: Uint32Array) => number }).advanceMatching;
+  if (fast !== undefined) return fast.call(it, target, bits);
+  let d = it.docID() < target ? it.advance(target) : it.docID();
+  while (d !== NO_MORE_DOCS && !bitSet(bits, d)) d = it.nextDoc();
+  return d;
 }
 
 /**
@@ -71,6 +101,10 @@ export class TermScorer implements Scorer {
 
   advance(target: number): number {
     return (this.doc = this.it.advance(target));
+  }
+
+  advanceMatching(target: number, bits: Uint32Array): number {
+    return (this.doc = advanceIterator(this.it, target, bits));
   }
 
   score(): number {
@@ -139,6 +173,14 @@ export class MaxScorer implements Scorer {
     return this.settle();
   }
 
+  advanceMatching(target: number, bits: Uint32Array): number {
+    for (let i = 0; i < this.subs.length; i++) {
+      const s = this.subs[i];
+      if (s.doc < target || (s.doc !== NO_MORE_DOCS && !bitSet(bits, s.doc))) advanceMatching(s, target, bits);
+    }
+    return this.settle();
+  }
+
   score(): number {
     let best = 0;
     for (let i = 0; i < this.subs.length; i++) {
@@ -147,6 +189,19 @@ export class MaxScorer implements Scorer {
         const v = s.score();
         if (v > best) best = v;
       }
+    }
+    return best;
+  }
+
+  /** The largest per-doc bound of the subs on the doc (Infinity when one of them has none). */
+  docBound(): number {
+    let best = 0;
+    for (let i = 0; i < this.subs.length; i++) {
+      const s = this.subs[i];
+      if (s.doc !== this.doc) continue;
+      if (s.docBound === undefined) return Infinity;
+      const v = s.docBound();
+      if (v > best) best = v;
     }
     return best;
   }

@@ -12,8 +12,9 @@
  *  - `scoreConjunctive`: docs matching every required clause, scored in full.
  *  - `collectAll`: every accepted doc, score 0 (empty query).
  *
- * When the filter is a bitset, a rejected candidate moves the essential
- * clauses straight to the next doc the filter accepts (skipping postings blocks).
+ * When the filter is a bitset, a rejected candidate moves each essential
+ * clause straight to its own next doc the filter accepts (block postings test
+ * the bits on their decoded blocks, without decoding freqs or scoring).
  *
  * Scores are always summed in canonical clause order, so pruned and exhaustive
  * runs yield bit-identical scores. Ties break by global doc id (segment order,
@@ -22,6 +23,7 @@
  * `exact` turns false (the count is then a lower bound).
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
+import { advanceMatching } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
 import type { TopDocs } from './top-docs.ts';
 
@@ -44,6 +46,8 @@ export interface SegmentTask {
   accept: (doc: number) => boolean;
   /** When the filter is a bitset: the first doc >= from it accepts (lets rejected runs be skipped), else null. */
   nextCandidate: ((from: number) => number) | null;
+  /** The filter's bitset (bit d of word d >>> 5) when it has one: essential clauses skip the docs it rejects. */
+  bits?: Uint32Array | null;
   docBase: number;
   maxDoc: number;
 }
@@ -98,6 +102,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   const s = new Float64Array(n);
   const stamp = new Int32Array(n).fill(-1);
   const { accept, excluded, docBase, nextCandidate } = t;
+  const bits = t.bits ?? null;
   let fe = 0;
   let windowMin = 0;
   /** Essential in the previous window's partition (all, at first). */
@@ -203,17 +208,40 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         }
       }
       if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) {
-        const next = nextCandidate !== null ? nextCandidate(doc + 1) : doc + 1;
-        for (let i = fe; i < n; i++) {
-          const c = clauses[order[i]];
-          if (c.doc < next) {
-            if (c.doc === doc && next === doc + 1) c.nextDoc();
-            else c.advance(next);
+        if (bits !== null) {
+          for (let i = fe; i < n; i++) {
+            const c = clauses[order[i]];
+            if (c.doc <= doc) advanceMatching(c, doc + 1, bits);
           }
+          if (lead >= 0 && clauses[lead].doc <= doc) advanceMatching(clauses[lead], doc + 1, bits);
+        } else {
+          const next = nextCandidate !== null ? nextCandidate(doc + 1) : doc + 1;
+          for (let i = fe; i < n; i++) {
+            const c = clauses[order[i]];
+            if (c.doc < next) {
+              if (c.doc === doc && next === doc + 1) c.nextDoc();
+              else c.advance(next);
+            }
+          }
+          if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
         }
-        if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
       } else {
         st.count++;
+        // Bound of this doc from the essential clauses' per-doc bounds (no freqs
+        // decoded) and the non-essential bounds: if it cannot compete, pass over it.
+        let ub = lead < 0 ? prefix[fe] : Infinity;
+        for (let i = fe; i < n && ub !== Infinity; i++) {
+          const c = clauses[order[i]];
+          if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
+        }
+        if (ub * SAFE <= floor(top, st)) {
+          for (let i = fe; i < n; i++) {
+            const c = clauses[order[i]];
+            if (c.doc !== doc) continue;
+            if (bits !== null) advanceMatching(c, doc + 1, bits);
+            else c.nextDoc();
+          }
+        } else {
         let partial = 0;
         for (let i = fe; i < n; i++) {
           const j = order[i];
@@ -223,7 +251,8 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
             s[j] = v;
             stamp[j] = doc;
             partial += v;
-            c.nextDoc();
+            if (bits !== null) advanceMatching(c, doc + 1, bits);
+            else c.nextDoc();
           }
         }
         let competitive = true;
@@ -245,7 +274,10 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
             }
           }
         }
-        if (lead >= 0 && clauses[lead].doc === doc) clauses[lead].nextDoc();
+        if (lead >= 0 && clauses[lead].doc === doc) {
+          if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
+          else clauses[lead].nextDoc();
+        }
         if (competitive) {
           let total = 0;
           for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
@@ -265,6 +297,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
               }
             }
           }
+        }
         }
       }
       doc = NO_MORE_DOCS;

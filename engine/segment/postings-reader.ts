@@ -1,12 +1,14 @@
 /**
  * Postings reader: a PostingsIterator over the block format of postings-writer.ts.
  * Skip entries are decoded when the iterator is created (a few bytes per block), blocks
- * are decoded one at a time, positions only when asked for, impacts only per shallow block.
+ * are decoded one at a time (their term frequencies on the first freq() in the block),
+ * positions only when asked for, impacts only per shallow block.
  */
 import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
 import { ByteReader } from './bytes.ts';
 import { unpackBlock } from './bitpack.ts';
 import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';
+import { intToByte4 } from './norms.ts';
 
 const EMPTY_POSITIONS = new Int32Array(0);
 const NO_BLOCK = new Int32Array(0);
@@ -63,6 +65,9 @@ export class BlockPostingsIterator implements PostingsIterator {
   private n = 0;
   private idx = -1;
   private doc = -1;
+  /** Block whose freqs are decoded in `freqs` (they are decoded on the first freq() of a block). */
+  private freqsBlock = -1;
+  private freqOff = 0;
   private shallow = 0;
   private posCursor = 0;
   private posDocIdx = 0;
@@ -90,6 +95,7 @@ export class BlockPostingsIterator implements PostingsIterator {
   }
 
   freq(): number {
+    if (this.freqsBlock !== this.block) this.decodeFreqs();
     return this.freqs[this.idx];
   }
 
@@ -129,6 +135,46 @@ export class BlockPostingsIterator implements PostingsIterator {
   blockImpacts(): Impact[] {
     const b = this.shallow;
     if (b >= this.nBlocks) return [];
+    return this.impactsOf(b);
+  }
+
+  /**
+   * A bound on the current doc's term frequency from its block's impacts, without
+   * decoding the block's freqs: the largest freq among impacts whose norm byte is
+   * at most `normByte` (the doc's own norm byte; every doc of a block is dominated
+   * by an impact with freq >= its freq and length <= its length). 255: any impact.
+   */
+  blockMaxFreq(normByte = 255): number {
+    if (this.block !== this.impBlock) {
+      const imps = this.impactsOf(this.block);
+      const k = imps.length;
+      if (this.impFreq.length < k) {
+        this.impFreq = new Int32Array(k * 2);
+        this.impByte = new Int32Array(k * 2);
+      }
+      for (let i = 0; i < k; i++) {
+        this.impFreq[i] = imps[i].freq;
+        this.impByte[i] = intToByte4(imps[i].norm);
+      }
+      this.nImp = k;
+      this.impBlock = this.block;
+    }
+    let mf = 0;
+    let all = 0;
+    for (let i = 0; i < this.nImp; i++) {
+      const f = this.impFreq[i];
+      if (f > all) all = f;
+      if (f > mf && this.impByte[i] <= normByte) mf = f;
+    }
+    return mf > 0 ? mf : all;
+  }
+
+  private impBlock = -1;
+  private nImp = 0;
+  private impFreq = new Int32Array(0);
+  private impByte = new Int32Array(0);
+
+  private impactsOf(b: number): Impact[] {
     let cached = this.skip.impacts[b];
     if (!cached) {
       const r = new ByteReader(this.docData, this.skip.impactOffs[b]);
@@ -140,8 +186,35 @@ export class BlockPostingsIterator implements PostingsIterator {
     return cached;
   }
 
+  /**
+   * First doc >= target whose bit is set in `bits` (a filter bitset, bit d of
+   * word d >>> 5), or NO_MORE_DOCS: scans the decoded blocks directly, so docs
+   * the filter rejects cost one bit test each. `target` may be <= docID().
+   */
+  advanceMatching(target: number, bits: Uint32Array): number {
+    if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
+    if (target > this.doc) this.advance(target);
+    for (;;) {
+      if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
+      const docs = this.docs;
+      const n = this.n;
+      for (let i = this.idx; i < n; i++) {
+        const d = docs[i];
+        if ((bits[d >>> 5] >>> (d & 31)) & 1) {
+          this.idx = i;
+          return (this.doc = d);
+        }
+      }
+      if (this.block + 1 >= this.nBlocks) return (this.doc = NO_MORE_DOCS);
+      this.loadBlock(this.block + 1);
+      this.idx = 0;
+      this.doc = this.docs[0];
+    }
+  }
+
   positions(): Int32Array {
     if (!this.withPositions || this.idx < 0 || this.doc === NO_MORE_DOCS) return EMPTY_POSITIONS;
+    if (this.freqsBlock !== this.block) this.decodeFreqs();
     const r = new ByteReader(this.posData, this.posCursor);
     const freqs = this.freqs;
     if (this.posDocIdx > this.idx) {
@@ -168,16 +241,33 @@ export class BlockPostingsIterator implements PostingsIterator {
   /** First block >= from whose last doc is >= target (nBlocks when none). */
   private findBlock(target: number, from: number): number {
     const last = this.lastDocs;
+    const n = this.nBlocks;
     let lo = from;
-    let hi = this.nBlocks;
-    // gallop a little, then binary search
-    if (lo < hi && last[lo] >= target) return lo;
+    if (lo >= n || last[lo] >= target) return lo;
+    // gallop: targets are usually a few blocks ahead; then binary search in (lo, hi]
+    let step = 1;
+    let hi = lo + 1;
+    while (hi < n && last[hi] < target) {
+      lo = hi;
+      step <<= 1;
+      hi = lo + step;
+    }
+    if (hi > n) hi = n;
+    lo++;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (last[mid] < target) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  private decodeFreqs(): void {
+    const n = this.n;
+    const freqs = this.freqs;
+    unpackBlock(this.docData, this.freqOff, freqs, n);
+    for (let i = 0; i < n; i++) freqs[i] += 1;
+    this.freqsBlock = this.block;
   }
 
   private loadBlock(b: number): void {
@@ -189,15 +279,13 @@ export class BlockPostingsIterator implements PostingsIterator {
       this.freqs = new Int32Array(cap);
     }
     const docs = this.docs;
-    let pos = unpackBlock(this.docData, this.docOffs[b], docs, n);
+    const pos = unpackBlock(this.docData, this.docOffs[b], docs, n);
     let prev = b === 0 ? -1 : this.lastDocs[b - 1];
     for (let i = 0; i < n; i++) {
       prev += docs[i] + 1;
       docs[i] = prev;
     }
-    pos = unpackBlock(this.docData, pos, this.freqs, n);
-    const freqs = this.freqs;
-    for (let i = 0; i < n; i++) freqs[i] += 1;
+    this.freqOff = pos;
     this.block = b;
     this.n = n;
     if (this.withPositions) {

@@ -8,6 +8,7 @@
  * initial deletion bitset.
  */
 import type { Token, Language } from '../analysis/types.ts';
+import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
 import { IntList, FloatList } from './growable.ts';
 import { KeywordColumnWriter } from './columns-writer.ts';
 import { intToByte4, NORM_TABLE } from './norms.ts';
@@ -15,16 +16,27 @@ import { TermsWriter } from './terms-writer.ts';
 import { SegmentWriter, type SegmentMeta } from './segment-writer.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter } from '../store/stored-writer.ts';
-import { encodePayload } from '../store/payload.ts';
 import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
 
 interface FieldBuffer {
   name: string;
   termIds: Map<string, number>;
+  /** Analyzer registry id -> buffer term id + 1 (0 = not seen yet), valid for registry epoch `epoch`. */
+  byRegistryId: Int32Array;
+  epoch: number;
   lengths: IntList;
   docCount: number;
   sumTotalTermFreq: number;
 }
+
+/**
+ * xxh64 halves of analyzer registry ids (shared by all buffers; valid for one registry epoch),
+ * so a term is hashed once per epoch rather than once per segment.
+ */
+let hashEpoch = -1;
+let hashKnown = new Uint8Array(0);
+let hashHi = new Int32Array(0);
+let hashLo = new Int32Array(0);
 
 /** A document ready for the buffer: validated, analyzed per text field. */
 export interface AnalyzedDoc {
@@ -36,6 +48,9 @@ export interface AnalyzedDoc {
   numbers: Record<string, number>;
   stored: Record<string, unknown>;
 }
+
+/** The indexing path's form of an AnalyzedDoc: terms as analyzer term streams (analyzeTerms). */
+export type StreamedDoc = Omit<AnalyzedDoc, 'tokens'> & { terms: Record<string, TermStream> };
 
 export interface FlushedSegment {
   chunks: Uint8Array[];
@@ -89,7 +104,7 @@ export class SegmentBuffer {
   }
 
   /** Adds a doc; returns its buffer-local id. The caller deletes older copies of the key first. */
-  add(doc: AnalyzedDoc): number {
+  add(doc: AnalyzedDoc | StreamedDoc): number {
     const id = this.keys.length;
     this.keys.push(doc.key);
     this.keyMap.set(doc.key, id);
@@ -100,12 +115,25 @@ export class SegmentBuffer {
     }
     const docTerms = this.docTerms;
     docTerms.length = 0;
-    for (const name in doc.tokens) {
-      const tokens = doc.tokens[name];
-      const nt = tokens.length;
+    const streams = 'terms' in doc ? doc.terms : tokenStreams(doc.tokens);
+    for (const name in streams) {
+      const stream = streams[name];
+      const nt = stream.count;
       if (nt === 0) continue;
       const f = this.field(name);
-      const termIds = f.termIds;
+      const strings = stream.strings;
+      if (f.epoch !== stream.epoch) {
+        f.byRegistryId.fill(0);
+        f.epoch = stream.epoch;
+      }
+      if (f.byRegistryId.length < strings.length) {
+        const next = new Int32Array(Math.max(strings.length + (strings.length >>> 1), 1024));
+        next.set(f.byRegistryId);
+        f.byRegistryId = next;
+      }
+      const byId = f.byRegistryId;
+      const ids = stream.ids;
+      const positions = stream.positions;
       if (this.logLen + 3 * nt > this.log.length) this.growLog(3 * nt);
       const log = this.log;
       let p = this.logLen;
@@ -114,11 +142,14 @@ export class SegmentBuffer {
       let length = 0;
       let lastPos = -1;
       for (let i = 0; i < nt; i++) {
-        const tok = tokens[i];
-        const pos = tok.position;
-        let tid = termIds.get(tok.term);
-        if (tid === undefined) {
-          tid = this.newTerm(f, tok.term);
+        const rid = ids[i];
+        const pos = positions[i];
+        let tid = byId[rid] - 1;
+        if (tid < 0) {
+          const term = strings[rid];
+          const known = f.termIds.get(term);
+          tid = known === undefined ? this.newTerm(f, term, rid, stream.epoch) : known;
+          byId[rid] = tid + 1;
           lastDoc = this.termLastDoc.data;
           tf = this.termTf.data;
         }
@@ -163,9 +194,8 @@ export class SegmentBuffer {
       if (!col) this.numericCols.set(name, (col = new FloatList(256, NaN)));
       col.set(id, doc.numbers[name]);
     }
-    const payload = encodePayload(doc.language, doc.text, doc.stored);
-    this.stored.add(payload);
-    this.bytesUsed += payload.length + 64 + doc.key.length * 2;
+    const payloadLength = this.stored.addPayload(doc.language, doc.text, doc.stored);
+    this.bytesUsed += payloadLength + 64 + doc.key.length * 2;
     return id;
   }
 
@@ -197,20 +227,41 @@ export class SegmentBuffer {
   private field(name: string): FieldBuffer {
     let f = this.fields.get(name);
     if (!f) {
-      f = { name, termIds: new Map(), lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
+      f = { name, termIds: new Map(), byRegistryId: new Int32Array(0), epoch: -1, lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
       this.fields.set(name, f);
     }
     return f;
   }
 
-  private newTerm(f: FieldBuffer, term: string): number {
+  /** A new buffer term (registry id `rid` of registry `epoch`). */
+  private newTerm(f: FieldBuffer, term: string, rid: number, epoch: number): number {
     const tid = this.termText.length;
     f.termIds.set(term, tid);
     this.termText.push(term);
     this.termField.push(f);
-    const [hi, lo] = termHash(term);
-    this.termHi.push(hi | 0);
-    this.termLo.push(lo | 0);
+    if (epoch !== hashEpoch) {
+      if (epoch < hashEpoch) {
+        // a stream from an older registry (rare): hash without the cache
+        const [hi, lo] = termHash(term);
+        this.termHi.push(hi | 0);
+        this.termLo.push(lo | 0);
+        this.termLastDoc.push(-1);
+        this.termTf.push(0);
+        this.bytesUsed += term.length * 2 + 120;
+        return tid;
+      }
+      hashEpoch = epoch;
+      hashKnown = new Uint8Array(0);
+    }
+    if (rid >= hashKnown.length) growHashCache(rid + 1);
+    if (hashKnown[rid] === 0) {
+      const [hi, lo] = termHash(term);
+      hashHi[rid] = hi | 0;
+      hashLo[rid] = lo | 0;
+      hashKnown[rid] = 1;
+    }
+    this.termHi.push(hashHi[rid]);
+    this.termLo.push(hashLo[rid]);
     this.termLastDoc.push(-1);
     this.termTf.push(0);
     this.bytesUsed += term.length * 2 + 120;
@@ -224,6 +275,7 @@ export class SegmentBuffer {
    */
   async flush(id: string): Promise<FlushedSegment> {
     const maxDoc = this.keys.length;
+    for (const f of this.fields.values()) f.byRegistryId = new Int32Array(0); // no more adds
     const w = new SegmentWriter(id, maxDoc, { tokens: this.logLen / 3, terms: this.termText.length });
     this.writePostings(w, maxDoc);
     for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
@@ -264,10 +316,11 @@ export class SegmentBuffer {
       const norms = new Uint8Array(maxDoc);
       const lens = f.lengths.data;
       for (let d = 0; d < Math.min(maxDoc, f.lengths.length); d++) norms[d] = intToByte4(lens[d]);
-      const terms = [...f.termIds.keys()].sort();
+      const { terms, tids } = sortedTerms(f.termIds);
       const tw = new TermsWriter();
-      for (const term of terms) {
-        const tid = f.termIds.get(term)!;
+      for (let ti = 0; ti < terms.length; ti++) {
+        const term = terms[ti];
+        const tid = tids[ti];
         pw.startTerm();
         const end = start[tid + 1];
         let i = start[tid];
@@ -290,6 +343,97 @@ export class SegmentBuffer {
     }
     giveLog(sorted);
   }
+}
+
+/**
+ * A field's terms in JS string order with their buffer term ids, sorting numbers rather than
+ * strings: a key of the first 4 UTF-16 units (7 bits each; a unit >= 127 counts as 127 and ends
+ * the key, so a smaller key always means a smaller string) above the term's index, then string
+ * comparisons only inside runs of equal keys.
+ */
+function sortedTerms(termIds: Map<string, number>): { terms: string[]; tids: Int32Array } {
+  const n = termIds.size;
+  const terms: string[] = new Array(n);
+  const tids = new Int32Array(n);
+  const names: string[] = new Array(n);
+  const ids = new Int32Array(n);
+  let k = 0;
+  for (const [term, tid] of termIds) {
+    names[k] = term;
+    ids[k++] = tid;
+  }
+  if (n >= 1 << 24) {
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (names[a] < names[b] ? -1 : 1));
+    for (let i = 0; i < n; i++) {
+      terms[i] = names[order[i]];
+      tids[i] = ids[order[i]];
+    }
+    return { terms, tids };
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = names[i];
+    const len = t.length;
+    let key = 0;
+    let j = 0;
+    for (; j < 4 && j < len; j++) {
+      const c = t.charCodeAt(j);
+      if (c >= 127) {
+        key = key * 128 + 127;
+        j++;
+        break;
+      }
+      key = key * 128 + c;
+    }
+    for (; j < 4; j++) key *= 128;
+    keys[i] = key * 16777216 + i;
+  }
+  keys.sort();
+  for (let i = 0; i < n; i++) {
+    const idx = keys[i] % 16777216;
+    terms[i] = names[idx];
+    tids[i] = ids[idx];
+  }
+  // runs of equal keys (usually a few terms): insertion sort by the whole string
+  let i = 0;
+  while (i < n) {
+    const prefix = Math.floor(keys[i] / 16777216);
+    let j = i + 1;
+    while (j < n && Math.floor(keys[j] / 16777216) === prefix) j++;
+    for (let x = i + 1; x < j; x++) {
+      const t = terms[x];
+      const id = tids[x];
+      let y = x - 1;
+      while (y >= i && terms[y] > t) {
+        terms[y + 1] = terms[y];
+        tids[y + 1] = tids[y];
+        y--;
+      }
+      terms[y + 1] = t;
+      tids[y + 1] = id;
+    }
+    i = j;
+  }
+  return { terms, tids };
+}
+
+function growHashCache(min: number): void {
+  const cap = Math.max(min + (min >>> 1), 4096);
+  const known = new Uint8Array(cap);
+  known.set(hashKnown);
+  const hi = new Int32Array(cap);
+  hi.set(hashHi.subarray(0, Math.min(hashHi.length, cap)));
+  const lo = new Int32Array(cap);
+  lo.set(hashLo.subarray(0, Math.min(hashLo.length, cap)));
+  hashKnown = known;
+  hashHi = hi;
+  hashLo = lo;
+}
+
+function tokenStreams(tokens: Record<string, Token[]>): Record<string, TermStream> {
+  const out: Record<string, TermStream> = {};
+  for (const name in tokens) out[name] = termStreamOf(tokens[name]);
+  return out;
 }
 
 /**

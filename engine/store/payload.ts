@@ -26,6 +26,33 @@ export function encodePayload(lang: Language, text: Record<string, string>, stor
   return out + JSON.stringify(stored);
 }
 
+/** Receives UTF-16 strings to append as UTF-8 (a ByteWriter). */
+export interface Utf8Sink {
+  utf8(s: string): void;
+}
+
+/**
+ * Appends encodePayload(lang, text, stored) to `out` piece by piece, without building the
+ * string; returns its length in UTF-16 units. The bytes are the UTF-8 encoding of the
+ * whole string (pieces join at ASCII characters, so no surrogate pair is split).
+ */
+export function writePayload(out: Utf8Sink, lang: Language, text: Record<string, string>, stored: Record<string, unknown>): number {
+  const names = Object.keys(text);
+  let head = (lang === 'en' ? 'e' : 'd') + names.length + SEP;
+  let length = 0;
+  for (const name of names) {
+    const t = text[name];
+    head += name + SEP + t.length + SEP;
+    out.utf8(head);
+    out.utf8(t);
+    length += head.length + t.length;
+    head = '';
+  }
+  const tail = head + JSON.stringify(stored);
+  out.utf8(tail);
+  return length + tail.length;
+}
+
 export function decodePayload(s: string): StoredPayload {
   const bad = () => new EngineError('CORRUPT_INDEX', 'stored document payload unreadable');
   const l: Language = s[0] === 'e' ? 'en' : 'de';

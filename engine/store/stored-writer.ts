@@ -13,6 +13,8 @@
  */
 import { ByteWriter } from '../segment/bytes.ts';
 import { compressBlock } from './compressor.ts';
+import { writePayload } from './payload.ts';
+import type { Language } from '../analysis/types.ts';
 
 export const STORED_BLOCK_CHARS = 16 * 1024;
 
@@ -25,7 +27,9 @@ export interface StoredBlocks {
 const scratch = new ByteWriter(64 * 1024);
 
 export class StoredWriter {
-  private pending: string[] = [];
+  /** The open block: UTF-8 of its docs back to back, and each doc's length in UTF-16 units. */
+  private readonly text = new ByteWriter(32 * 1024);
+  private lengths: number[] = [];
   private pendingChars = 0;
   private nextDoc = 0;
   private blockFirst = 0;
@@ -34,9 +38,24 @@ export class StoredWriter {
 
   /** Appends the next doc (doc ids are implicit, 0, 1, 2...). */
   add(doc: string): void {
-    if (this.pending.length === 0) this.blockFirst = this.nextDoc;
-    this.pending.push(doc);
-    this.pendingChars += doc.length;
+    this.text.utf8(doc);
+    this.added(doc.length);
+  }
+
+  /**
+   * Appends the next doc as the payload encodePayload(lang, text, stored) (payload.ts), written
+   * without building the string; returns its length in UTF-16 units.
+   */
+  addPayload(lang: Language, text: Record<string, string>, stored: Record<string, unknown>): number {
+    const length = writePayload(this.text, lang, text, stored);
+    this.added(length);
+    return length;
+  }
+
+  private added(length: number): void {
+    if (this.lengths.length === 0) this.blockFirst = this.nextDoc;
+    this.lengths.push(length);
+    this.pendingChars += length;
     this.nextDoc++;
     if (this.pendingChars >= STORED_BLOCK_CHARS) this.seal();
   }
@@ -55,17 +74,19 @@ export class StoredWriter {
   }
 
   private seal(): void {
-    if (this.pending.length === 0) return;
+    const lengths = this.lengths;
+    if (lengths.length === 0) return;
     const w = scratch;
     w.reset();
-    w.varint(this.pending.length);
-    for (const d of this.pending) w.varint(d.length);
-    w.utf8(this.pending.join(''));
+    w.varint(lengths.length);
+    for (let i = 0; i < lengths.length; i++) w.varint(lengths[i]);
+    w.copy(this.text.buf, 0, this.text.length);
     this.firstDocs.push(this.blockFirst);
     const p = compressBlock(w.toBytes());
     p.catch(() => undefined); // observed in finish()
     this.blocks.push(p);
-    this.pending = [];
+    this.lengths = [];
     this.pendingChars = 0;
+    this.text.reset();
   }
 }
