@@ -6,6 +6,7 @@
  * snowball-data vocabulary/output lists (test/engine/analysis/data).
  * Pure function; callers that stem many words should memoise (analyzer.ts does).
  */
+import { gopastVNonV } from './snowball-regions.ts';
 import * as sfx from './suffix-index.ts';
 
 // Local copies: module bindings may be compiled to getters, too slow per word.
@@ -48,17 +49,6 @@ function hasVowel(w: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Position just after the first vowel-then-non-vowel at or after `from`, or -1. */
-function gopastVNonV(w: string, from: number): number {
-  let i = from;
-  const n = w.length;
-  while (i < n && !isV(w.charCodeAt(i))) i++;
-  if (i >= n) return -1;
-  i++;
-  while (i < n && isV(w.charCodeAt(i))) i++;
-  if (i >= n) return -1;
-  return i + 1;
-}
 
 
 const STEP2: Record<string, string> = {
@@ -105,10 +95,10 @@ export function stemEnglish(word: string): string {
   let p2 = len0;
   let prefixLen = -1;
   for (const p of REGION_PREFIXES) if (w.startsWith(p) && p.length > prefixLen) prefixLen = p.length;
-  const r1 = prefixLen >= 0 ? prefixLen : gopastVNonV(w, 0);
+  const r1 = prefixLen >= 0 ? prefixLen : gopastVNonV(w, 0, isV);
   if (r1 >= 0) {
     p1 = r1;
-    const r2 = gopastVNonV(w, r1);
+    const r2 = gopastVNonV(w, r1, isV);
     if (r2 >= 0) p2 = r2;
   }
 

@@ -6,6 +6,7 @@
  * umlauts and no ß (the postlude folds them), so "häuser" and "hauser" both
  * stem to "haus". Checked against the published snowball-data lists.
  */
+import { gopastVNonV } from './snowball-regions.ts';
 import * as sfx from './suffix-index.ts';
 
 // Local copies: module bindings may be compiled to getters, too slow per word.
@@ -34,17 +35,6 @@ function isStEnding(c: number): boolean {
   return c !== 114 && isSEnding(c);
 }
 
-/** Position just after the first vowel-then-non-vowel at or after `from`, or -1. */
-function gopastVNonV(w: string, from: number): number {
-  let i = from;
-  const n = w.length;
-  while (i < n && !isV(w.charCodeAt(i))) i++;
-  if (i >= n) return -1;
-  i++;
-  while (i < n && isV(w.charCodeAt(i))) i++;
-  if (i >= n) return -1;
-  return i + 1;
-}
 
 const STEP1 = suffixIndex(['erinnen', 'erin', 'lns', 'ern', 'em', 'er', 'en', 'es', 'ln', 'e', 's']);
 const STEP2 = suffixIndex(['est', 'en', 'er', 'et', 'st']);
@@ -86,10 +76,10 @@ export function stemGerman(word: string): string {
   let p1 = w.length;
   let p2 = w.length;
   if (w.length >= 3) {
-    const r1 = gopastVNonV(w, 0);
+    const r1 = gopastVNonV(w, 0, isV);
     if (r1 >= 0) {
       p1 = r1 < 3 ? 3 : r1;
-      const r2 = gopastVNonV(w, r1);
+      const r2 = gopastVNonV(w, r1, isV);
       if (r2 >= 0) p2 = r2;
     }
   }
