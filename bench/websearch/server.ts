@@ -17,8 +17,8 @@ import { createWebSearchService } from '../../src/websearch/service.ts';
 const config = loadConfig(process.env);
 const state = await StateStore.open(new MemoryJournal(), [accountsPart]);
 const now = () => Date.now();
-await createAccount({ state, now }, { email: 'bench@example.com' });
-const { key } = await createPersonalKey({ state, now }, 'bench@example.com', null);
+await createAccount({ state, now }, { email: 'bench@example.com' }, 'master');
+const { key } = await createPersonalKey({ state, now }, 'bench@example.com', null, 'master');
 const webSearch = createWebSearchService({ config: config.webSearch, log: silentLogger });
 const app = createApp({ config, log: silentLogger, state, now, webSearch });
 

@@ -4,6 +4,10 @@
  * against the current state and commits one event without awaiting in
  * between (the StateStore contract); it resolves once the event is durable.
  * Errors are ServiceErrors (404 unknown, 409 duplicate, 403 not allowed).
+ *
+ * No privilege escalation: an account caller (`Actor` with its roles) may
+ * create, issue keys for, revoke keys of and delete only accounts whose roles
+ * it holds itself; the master key (`'master'`) may act on any account.
  */
 import { conflict, forbidden, notFound } from '../errors.ts';
 import type { Role } from '../http/env.ts';
@@ -42,6 +46,18 @@ export interface IssuedKey {
   expires_at: string | null;
 }
 
+/** Who acts: the master key, or an account with its roles. */
+export type Actor = 'master' | { roles: readonly Role[] };
+
+/** Throws 403 when `actor` is an account lacking one of `roles`. */
+export function assertMayManage(actor: Actor, roles: readonly Role[], what: string): void {
+  if (actor === 'master') return;
+  const missing = roles.filter((r) => !actor.roles.includes(r));
+  if (missing.length > 0) {
+    throw forbidden(`${what} needs the ${missing.join(' and ')} role${missing.length > 1 ? 's' : ''} yourself (or the master key)`);
+  }
+}
+
 /** Trim and lowercase an email (the stored, compared form). */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -76,10 +92,12 @@ export function findAccount(deps: AccountsDeps, email: string): AccountRecord | 
 export async function createAccount(
   deps: AccountsDeps,
   input: { email: string; name?: string | null; roles?: readonly Role[] },
+  actor: Actor,
 ): Promise<AccountView> {
   const email = normalizeEmail(input.email);
-  if (findAccount(deps, email)) throw conflict(`An account with email ${email} already exists`);
   const roles = (['administrator', 'developer'] as const).filter((r) => input.roles?.includes(r));
+  assertMayManage(actor, roles, 'Creating an account with these roles');
+  if (findAccount(deps, email)) throw conflict(`An account with email ${email} already exists`);
   const account: AccountRecord = { id: newId('acc_'), email, name: input.name ?? null, roles, created_at: iso(deps.now()) };
   await commitAccounts(deps.state, { type: 'accounts.account_created', account });
   return accountView(account, []);
@@ -94,9 +112,10 @@ export function listAccounts(deps: AccountsDeps): AccountView[] {
 }
 
 /** Delete an account and revoke every key it holds. */
-export async function deleteAccount(deps: AccountsDeps, email: string): Promise<{ email: string; revoked_keys: number }> {
+export async function deleteAccount(deps: AccountsDeps, email: string, actor: Actor): Promise<{ email: string; revoked_keys: number }> {
   const account = findAccount(deps, email);
   if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  assertMayManage(actor, account.roles, 'Deleting this account');
   const live = [...deps.state.get(accountsPart).keys.values()].filter(
     (k) => k.kind === 'personal' && k.owner_id === account.id && k.revoked_at === null,
   ).length;
@@ -105,11 +124,12 @@ export async function deleteAccount(deps: AccountsDeps, email: string): Promise<
 }
 
 /** Issue a personal key for an account; `expiresAt` (epoch ms) must be in the future (checked by the caller). */
-export async function createPersonalKey(deps: AccountsDeps, email: string, expiresAt: number | null): Promise<IssuedKey> {
+export async function createPersonalKey(deps: AccountsDeps, email: string, expiresAt: number | null, actor: Actor): Promise<IssuedKey> {
   const key = newSecret(KEY_PREFIX.personal);
   const digest = toHex(await sha256(key));
   const account = findAccount(deps, email);
   if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  assertMayManage(actor, account.roles, 'Issuing a key for this account');
   const record: KeyRecord = {
     id: newId('key_'),
     kind: 'personal',
@@ -130,12 +150,16 @@ export async function createPersonalKey(deps: AccountsDeps, email: string, expir
 export async function revokeKey(
   deps: AccountsDeps,
   id: string,
-  opts: { mayRevokeServiceKeys: boolean },
+  opts: { mayRevokeServiceKeys: boolean; actor: Actor },
 ): Promise<KeyView> {
   const key = deps.state.get(accountsPart).keys.get(id);
   if (!key) throw notFound(`No key with id ${id}`);
   if (key.kind === 'service' && !opts.mayRevokeServiceKeys) {
     throw forbidden('Revoking a service-account key needs the master key or the administrator and developer roles');
+  }
+  if (key.kind === 'personal') {
+    const owner = deps.state.get(accountsPart).accounts.get(key.owner_id);
+    if (owner) assertMayManage(opts.actor, owner.roles, "Revoking this account's key");
   }
   if (key.revoked_at === null) await commitAccounts(deps.state, { type: 'accounts.key_revoked', id, at: iso(deps.now()) });
   return keyView(deps.state.get(accountsPart).keys.get(id)!);

@@ -10,6 +10,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServiceError, forbidden } from '../errors.ts';
+import type { Actor } from '../accounts/accounts.ts';
 import type { AppEnv, Principal } from '../http/env.ts';
 import { authenticate, type AuthDeps } from './authenticate.ts';
 
@@ -64,6 +65,11 @@ export function assertServiceAccountManager(p: Principal): void {
   if (!canManageServiceAccounts(p)) {
     throw forbidden('Managing service accounts needs the master key or an account with both the administrator and developer roles');
   }
+}
+
+/** The principal as an account-management actor (accounts.ts `Actor`): the master key or an account's roles. */
+export function actorOf(p: Principal): Actor {
+  return p.kind === 'account' ? { roles: p.roles } : 'master';
 }
 
 /** A short, non-secret description of who acted (for records and logs). */

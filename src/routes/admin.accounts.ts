@@ -1,13 +1,14 @@
 /**
  * Admin API, accounts: create, list and delete accounts (master key or an
- * administrator account). Deleting an account revokes its keys.
+ * administrator account). Deleting an account revokes its keys. An account
+ * caller may create or delete only accounts whose roles it holds itself (403).
  *   POST   /api/admin/accounts          {email, name?, roles?} -> account
  *   GET    /api/admin/accounts          -> {accounts: [account with keys, no secrets]}
  *   DELETE /api/admin/accounts/{email}  -> {email, deleted: true, revoked_keys}
  */
 import { Hono } from 'hono';
 import { createAccount, deleteAccount, listAccounts } from '../accounts/accounts.ts';
-import { requireAdmin } from '../auth/middleware.ts';
+import { actorOf, requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
@@ -19,13 +20,13 @@ export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
 
   app.post('/api/admin/accounts', admin, async (c) => {
     const body = await jsonBody(c, CreateAccountBody);
-    return c.json(await createAccount(services, body));
+    return c.json(await createAccount(services, body, actorOf(c.get('principal'))));
   });
 
   app.get('/api/admin/accounts', admin, (c) => c.json({ accounts: listAccounts(services) }));
 
   app.delete('/api/admin/accounts/:email', admin, async (c) => {
-    const result = await deleteAccount(services, c.req.param('email'));
+    const result = await deleteAccount(services, c.req.param('email'), actorOf(c.get('principal')));
     return c.json({ email: result.email, deleted: true, revoked_keys: result.revoked_keys });
   });
 

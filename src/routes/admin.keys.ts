@@ -5,10 +5,12 @@
  *   DELETE /api/admin/keys/{id}  -> {id, kind, created_at, expires_at, revoked_at}
  *          revokes a key (idempotent); a service-account key additionally needs
  *          the master key or the administrator and developer roles.
+ * An account caller may issue or revoke keys only of accounts whose roles it
+ * holds itself (403): no administrator-only account can mint a developer's key.
  */
 import { Hono } from 'hono';
 import { createPersonalKey, revokeKey } from '../accounts/accounts.ts';
-import { canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
+import { actorOf, canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
 import { readJson } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../http/validation.ts';
@@ -21,12 +23,13 @@ export function adminKeysRoutes(services: Services): Hono<AppEnv> {
 
   app.post('/api/admin/accounts/:email/keys', admin, async (c) => {
     const body = validate(createKeyBody(services.now), (await readJson(c)) ?? {}, 'body');
-    return c.json(await createPersonalKey(services, c.req.param('email'), body.expires_at ?? null));
+    return c.json(await createPersonalKey(services, c.req.param('email'), body.expires_at ?? null, actorOf(c.get('principal'))));
   });
 
   app.delete('/api/admin/keys/:id', admin, async (c) => {
-    const mayRevokeServiceKeys = canManageServiceAccounts(c.get('principal'));
-    return c.json(await revokeKey(services, c.req.param('id'), { mayRevokeServiceKeys }));
+    const principal = c.get('principal');
+    const opts = { mayRevokeServiceKeys: canManageServiceAccounts(principal), actor: actorOf(principal) };
+    return c.json(await revokeKey(services, c.req.param('id'), opts));
   });
 
   return app;

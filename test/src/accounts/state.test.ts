@@ -22,12 +22,12 @@ test('accounts, keys and service accounts replay identically from snapshots and 
   const master = (await ensureMasterKey(deps))!;
   const keys: string[] = [];
   for (let i = 0; i < 12; i++) {
-    await createAccount(deps, { email: `user${i}@example.com`, name: `User ${i}`, roles: i % 2 ? ['developer'] : ['administrator'] });
-    keys.push((await createPersonalKey(deps, `user${i}@example.com`, i % 3 ? null : Date.parse('2027-01-01T00:00:00Z'))).key);
+    await createAccount(deps, { email: `user${i}@example.com`, name: `User ${i}`, roles: i % 2 ? ['developer'] : ['administrator'] }, 'master');
+    keys.push((await createPersonalKey(deps, `user${i}@example.com`, i % 3 ? null : Date.parse('2027-01-01T00:00:00Z'), 'master')).key);
   }
   const revoked = listAccounts(deps)[1].keys[0].id;
-  await revokeKey(deps, revoked, { mayRevokeServiceKeys: false });
-  await deleteAccount(deps, 'user5@example.com');
+  await revokeKey(deps, revoked, { mayRevokeServiceKeys: false, actor: 'master' });
+  await deleteAccount(deps, 'user5@example.com', 'master');
   const sa = await createServiceAccount(deps, { name: 'bot', expiresAt: null, createdBy: 'master' });
   const before = { accounts: listAccounts(deps), serviceAccounts: listServiceAccounts(deps) };
   await state.close();

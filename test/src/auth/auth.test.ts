@@ -31,10 +31,10 @@ before(async () => {
   guarded.get('/personal', requirePersonal(h.services), (c) => c.json(c.get('principal')));
   guarded.get('/admin', requireAdmin(h.services), (c) => c.json(c.get('principal')));
   svc = (await createServiceAccount(h.services, { name: 'crawler', expiresAt: null, createdBy: 'master' })).key;
-  await createAccount(h.services, { email: 'Boss@Example.com', roles: ['administrator', 'developer'] });
-  adminDev = (await createPersonalKey(h.services, 'boss@example.com', null)).key;
-  await createAccount(h.services, { email: 'dev@example.com', roles: ['developer'] });
-  plain = (await createPersonalKey(h.services, 'dev@example.com', null)).key;
+  await createAccount(h.services, { email: 'Boss@Example.com', roles: ['administrator', 'developer'] }, 'master');
+  adminDev = (await createPersonalKey(h.services, 'boss@example.com', null, 'master')).key;
+  await createAccount(h.services, { email: 'dev@example.com', roles: ['developer'] }, 'master');
+  plain = (await createPersonalKey(h.services, 'dev@example.com', null, 'master')).key;
 });
 
 describe('401: no valid credential', () => {
@@ -59,7 +59,7 @@ describe('401: no valid credential', () => {
   }
 
   test('a revoked key', async () => {
-    const issued = await createPersonalKey(h.services, 'dev@example.com', null);
+    const issued = await createPersonalKey(h.services, 'dev@example.com', null, 'master');
     assert.equal((await get('/personal', `Bearer ${issued.key}`)).status, 200);
     assert.equal((await h.admin('DELETE', `/api/admin/keys/${issued.id}`)).status, 200);
     const res = await get('/personal', `Bearer ${issued.key}`);
@@ -69,7 +69,7 @@ describe('401: no valid credential', () => {
 
   test('an expired key, valid until its expiry instant', async () => {
     const expiresAt = h.now() + 60_000;
-    const issued = await createPersonalKey(h.services, 'dev@example.com', expiresAt);
+    const issued = await createPersonalKey(h.services, 'dev@example.com', expiresAt, 'master');
     h.setNow(expiresAt - 1);
     assert.equal((await get('/personal', `Bearer ${issued.key}`)).status, 200);
     h.setNow(expiresAt);
@@ -80,8 +80,8 @@ describe('401: no valid credential', () => {
   });
 
   test("a key of a deleted account", async () => {
-    await createAccount(h.services, { email: 'gone@example.com' });
-    const issued = await createPersonalKey(h.services, 'gone@example.com', null);
+    await createAccount(h.services, { email: 'gone@example.com' }, 'master');
+    const issued = await createPersonalKey(h.services, 'gone@example.com', null, 'master');
     assert.equal((await h.admin('DELETE', '/api/admin/accounts/gone@example.com')).status, 200);
     assert.equal((await get('/personal', `Bearer ${issued.key}`)).status, 401);
   });

@@ -20,8 +20,8 @@ export async function indexingFixture() {
   const services: Services = { config, log: silentLogger, state, now: () => clock };
   const app = createApp(services);
   const sa = await createServiceAccount(services, { name: 'indexer', expiresAt: null, createdBy: 'master' });
-  await createAccount(services, { email: 'person@example.com', roles: ['administrator', 'developer'] });
-  const personal = await createPersonalKey(services, 'person@example.com', null);
+  await createAccount(services, { email: 'person@example.com', roles: ['administrator', 'developer'] }, 'master');
+  const personal = await createPersonalKey(services, 'person@example.com', null, 'master');
 
   /** Send `body` (object, or a raw string) to `/api/indexing{path}` with `key` (default: the service key; null: none). */
   async function call(method: string, path: string, body?: unknown, key: string | null = sa.key) {

@@ -70,6 +70,31 @@ test('administrator accounts may manage accounts; others get 401 or 403', async 
   assert.equal((await h.call('DELETE', '/api/admin/accounts/new@example.com', { key: devKey })).status, 403);
 });
 
+test('an administrator-only account cannot reach the developer role: no grant, no key, no delete, no revoke (403)', async () => {
+  const h = await harness();
+  await h.admin('POST', '/api/admin/accounts', { email: 'admin@example.com', roles: ['administrator'] });
+  await h.admin('POST', '/api/admin/accounts', { email: 'both@example.com', roles: ['administrator', 'developer'] });
+  const adminKey = (await h.admin('POST', '/api/admin/accounts/admin@example.com/keys', {})).body.key;
+  const bothKeyId = (await h.admin('POST', '/api/admin/accounts/both@example.com/keys', {})).body.id;
+  const as = (method: string, path: string, body?: unknown) => h.call(method, path, { key: adminKey, body });
+
+  const grant = await as('POST', '/api/admin/accounts', { email: 'sneaky@example.com', roles: ['administrator', 'developer'] });
+  assert.equal(grant.status, 403);
+  assert.match(grant.body.detail, /developer role/);
+  assert.equal((await h.admin('GET', '/api/admin/accounts')).body.accounts.some((a: any) => a.email === 'sneaky@example.com'), false);
+  assert.equal((await as('POST', '/api/admin/accounts/both@example.com/keys', {})).status, 403);
+  assert.equal((await as('DELETE', `/api/admin/keys/${bothKeyId}`)).status, 403);
+  assert.equal((await as('DELETE', '/api/admin/accounts/both@example.com')).status, 403);
+  assert.equal((await h.admin('GET', '/api/admin/accounts')).body.accounts.find((a: any) => a.email === 'both@example.com').keys[0].revoked_at, null);
+
+  // Within its own roles the administrator acts freely; the master key may do anything.
+  assert.equal((await as('POST', '/api/admin/accounts', { email: 'peer@example.com', roles: ['administrator'] })).status, 200);
+  assert.equal((await as('POST', '/api/admin/accounts/peer@example.com/keys', {})).status, 200);
+  assert.equal((await as('DELETE', '/api/admin/accounts/peer@example.com')).status, 200);
+  assert.equal((await h.admin('POST', '/api/admin/accounts', { email: 'x@example.com', roles: ['administrator', 'developer'] })).status, 200);
+  assert.equal((await h.admin('DELETE', '/api/admin/accounts/both@example.com')).status, 200);
+});
+
 test('wrong methods on admin paths are 405', async () => {
   const h = await harness();
   const res = await h.admin('PUT', '/api/admin/accounts');

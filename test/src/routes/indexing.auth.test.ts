@@ -40,7 +40,7 @@ test('unknown, malformed, revoked and expired keys: 401 {detail}', async () => {
   const f = await indexingFixture();
   const expiring = await createServiceAccount(f.services, { name: 'short', expiresAt: f.services.now() + 1000, createdBy: 'master' });
   const revoked = await createServiceAccount(f.services, { name: 'gone', expiresAt: null, createdBy: 'master' });
-  await revokeKey(f.services, revoked.key_id, { mayRevokeServiceKeys: true });
+  await revokeKey(f.services, revoked.key_id, { mayRevokeServiceKeys: true, actor: 'master' });
   f.advance(2000);
   for (const key of ['svcsa_not_a_real_key', expiring.key, revoked.key]) {
     for (const [method, path, body] of ROUTES) {

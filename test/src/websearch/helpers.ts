@@ -222,8 +222,8 @@ export async function testApp(config: Config, deps: Partial<WebSearchDeps> = {})
   const now = () => Date.now();
   const webSearch = createWebSearchService({ config: config.webSearch, log: silentLogger, ...deps });
   const services: Services = { config, log: silentLogger, state, now, webSearch };
-  await createAccount({ state, now }, { email: 'user@example.com' });
-  const personal = await createPersonalKey({ state, now }, 'user@example.com', null);
+  await createAccount({ state, now }, { email: 'user@example.com' }, 'master');
+  const personal = await createPersonalKey({ state, now }, 'user@example.com', null, 'master');
   const sa = await createServiceAccount({ state, now }, { name: 'indexer', expiresAt: null, createdBy: 'test' });
   const app = createApp(services);
   return {
