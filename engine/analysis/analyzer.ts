@@ -7,8 +7,13 @@
  * stem, then umlaut/diacritic folding, plus the compound's parts (stemmed the
  * same way) at the same position. A technical compound ("foo-bar.baz") is
  * indexed whole (lower case, unstemmed) at its first part's position, and its
- * parts at consecutive positions. Word results are memoised per language in a
- * bounded cache, so the stemmers run once per distinct word.
+ * parts at consecutive positions; a compound joined by hyphens only ("IL-6",
+ * "non-coding") has the term of its closed form ("il6", "noncod") as its whole.
+ * A word mixing letters and digits ("p53") also carries its letter and digit
+ * runs as parts at its position; Greek letters in Latin-script words are named
+ * ("tnfα" = "tnfalpha"); English words take American spelling (normalize.ts).
+ * Word results are memoised per language in a bounded cache, so the stemmers
+ * run once per distinct word.
  *
  * Index terms are interned in a term registry (id <-> string) shared by both languages;
  * cache entries hold term ids, and analyzeTerms() reports ids, so the indexing buffer maps
@@ -25,6 +30,7 @@ import * as fold from './fold.ts';
 import * as dc from './decompound.ts';
 import * as wt from './word-table.ts';
 import * as errs from './errors.ts';
+import * as norm from './normalize.ts';
 
 // Local copies: module bindings may be compiled to getters, too slow per word.
 const tokenize = tok.tokenize;
@@ -45,6 +51,10 @@ const splitGermanCompound = dc.splitGermanCompound;
 const WordTable = wt.WordTable;
 type WordTable<V> = wt.WordTable<V>;
 const hashString = wt.hashString;
+const foldGreek = norm.foldGreek;
+const americanSpelling = norm.americanSpelling;
+const alnumRuns = norm.alnumRuns;
+const joinHyphenated = norm.joinHyphenated;
 const checkText: (text: unknown) => asserts text is string = errs.checkText;
 const checkLanguage: (lang: unknown) => asserts lang is Language = errs.checkLanguage;
 
@@ -86,6 +96,8 @@ function checkRegistry(): void {
   termStrings = [];
   termIdMap = new Map();
   registryEpoch++;
+  wholeCache.de.clear();
+  wholeCache.en.clear();
   tables.de.clear();
   tables.en.clear();
 }
@@ -122,11 +134,38 @@ function germanEntry(w: string): Entry {
 function englishEntry(w: string): Entry {
   if (ENGLISH_STOPWORDS.has(w)) return null;
   const folded = foldLatin(w);
-  return folded === '' ? null : internTerm(stemEnglish(folded));
+  return folded === '' ? null : internTerm(stemEnglish(americanSpelling(folded)));
 }
 
-function computeEntry(w: string, lang: Language): Entry {
-  return isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1)) ? internTerm(w) : lang === 'de' ? germanEntry(w) : englishEntry(w);
+/** Most letter/digit runs a word may have to get them as parts ("nih3t3": 4); longer mixes (hashes, ids) stay whole. */
+export const MAX_ALNUM_RUNS = 4;
+
+/** Index term of a plain lower-case word (no digits) in `lang`, null for a stopword. */
+function plainTerm(w: string, lang: Language): string | null {
+  if (lang === 'de') return GERMAN_STOPWORDS.has(w) ? null : foldLatin(stemGerman(w)) || null;
+  if (ENGLISH_STOPWORDS.has(w)) return null;
+  return stemEnglish(americanSpelling(foldLatin(w))) || null;
+}
+
+/** `e` plus, for a word mixing letters and digits ("p53", "il6"), its runs as parts at the same position. */
+function withAlnumParts(w: string, e: Entry, lang: Language): Entry {
+  if (e === null) return e;
+  const runs = alnumRuns(w);
+  if (runs === null || runs.length > MAX_ALNUM_RUNS) return e;
+  const out = typeof e === 'number' ? [e] : [...e];
+  for (const r of runs) {
+    const t = isDigit(r.charCodeAt(0)) ? r : plainTerm(r, lang);
+    if (t === null) continue;
+    const id = internTerm(t);
+    if (!out.includes(id)) out.push(id);
+  }
+  return out.length === 1 ? out[0] : out;
+}
+
+function computeEntry(word: string, lang: Language): Entry {
+  const w = foldGreek(word);
+  const e = isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1)) ? internTerm(w) : lang === 'de' ? germanEntry(w) : englishEntry(w);
+  return withAlnumParts(w, e, lang);
 }
 
 /** Analysis of one lower-case word in `lang`, memoised. */
@@ -162,9 +201,28 @@ function lowerWord(text: string, start: number, end: number, flags: number): str
   return w;
 }
 
-function wholeTerm(text: string, start: number, end: number): string {
-  const w = text.slice(start, end).toLowerCase();
-  return foldLatin(w.indexOf('\u2019') >= 0 ? w.replace(/\u2019/g, "'") : w);
+/** Whole terms of hyphenated compounds, per language, memoised (bounded like the word caches). */
+const wholeCache: Record<Language, Map<string, string>> = { de: new Map(), en: new Map() };
+
+/**
+ * Index term of the technical compound text[start, end): with '.' or '_' the literal text, lower
+ * case and folded; joined by hyphens only, the index term of its closed form, the word written
+ * without the hyphens ("T-cells" -> "tcell" as "Tcells", "IL-1β" -> "il1beta", "non-coding" -> "noncod").
+ */
+function wholeTerm(text: string, start: number, end: number, lang: Language): string {
+  let w = text.slice(start, end).toLowerCase();
+  if (w.indexOf('\u2019') >= 0) w = w.replace(/\u2019/g, "'");
+  if (w.indexOf('.') >= 0 || w.indexOf('_') >= 0) return foldLatin(w);
+  const cache = wholeCache[lang];
+  let t = cache.get(w);
+  if (t === undefined) {
+    const closed = joinHyphenated(w);
+    const entry = closed.length <= MAX_WORD_LENGTH ? computeEntry(closed, lang) : null;
+    t = (entry === null ? null : termOf(entry)) ?? foldLatin(closed);
+    if (cache.size >= WORD_CACHE_LIMIT) cache.clear();
+    cache.set(w, t);
+  }
+  return t;
 }
 
 /** Receives one index token; see Token for the meaning of the arguments. */
@@ -191,7 +249,7 @@ export function analyzeEach(text: string, lang: Language, onToken: TokenCallback
       const start = d[r + 1];
       const stop = d[r + 2];
       if ((flags & F_COMPOUND) !== 0) {
-        onToken(wholeTerm(text, start, stop), pos, start, stop);
+        onToken(wholeTerm(text, start, stop, lang), pos, start, stop);
         continue;
       }
       if (stop - start <= MAX_WORD_LENGTH) {
@@ -265,7 +323,7 @@ export function analyzeTerms(text: string, lang: Language, out: TermStream): num
       const start = d[r + 1];
       const stop = d[r + 2];
       if ((flags & F_COMPOUND) !== 0) {
-        out.push(internTerm(wholeTerm(text, start, stop)), pos);
+        out.push(internTerm(wholeTerm(text, start, stop, lang)), pos);
         continue;
       }
       if (stop - start <= MAX_WORD_LENGTH) {
@@ -330,16 +388,18 @@ export function analyzeQuery(text: string, lang: Language): QueryWord[] {
   checkRegistry();
   const other: Language = lang === 'de' ? 'en' : 'de';
   const words: QueryWord[] = [];
-  let whole: string | null = null;
+  let whole: string[] | null = null;
   tokenize(text, {
     compound(start, end) {
-      whole = wholeTerm(text, start, end);
+      const hint = wholeTerm(text, start, end, lang);
+      const alt = wholeTerm(text, start, end, other);
+      whole = alt === hint ? [hint] : [hint, alt];
     },
     word(start, end, flags) {
       const surface = text.slice(start, end);
-      const prefix: string | null = whole;
+      const prefix: string[] | null = whole;
       whole = null;
-      const terms: string[] = prefix === null ? [] : [prefix];
+      const terms: string[] = prefix === null ? [] : [...prefix];
       const parts: string[] = [];
       if (end - start <= MAX_WORD_LENGTH) {
         const w = lowerWord(text, start, end, flags);

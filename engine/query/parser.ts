@@ -8,7 +8,8 @@
  *
  * Every word goes through the analysis layer's `analyzeQuery`, so the query
  * terms are exactly the index terms; stopwords are dropped (inside phrases they
- * leave a position gap). A `+`/`-` token that analyses into several words
+ * leave a position gap). A sign before a digit is part of a number ("+1 nucleosome",
+ * "-2 °C", "E2f-1, -2, -3"), not an operator. A `+`/`-` token that analyses into several words
  * (e.g. "+e-mail") becomes a required/excluded phrase. An unterminated quote
  * runs to the end of the text. A query with only excluded clauses matches
  * nothing (as in Lucene).
@@ -49,7 +50,7 @@ export function tokenizeQuery(text: string): RawToken[] {
     if (i >= n) break;
     let occur: Occur = 'should';
     const c = text[i];
-    if ((c === '+' || c === '-') && i + 1 < n && !isSpace(text.charCodeAt(i + 1))) {
+    if ((c === '+' || c === '-') && i + 1 < n && !isSpace(text.charCodeAt(i + 1)) && !isAsciiDigit(text.charCodeAt(i + 1))) {
       occur = c === '+' ? 'must' : 'mustNot';
       i++;
     }
@@ -118,4 +119,9 @@ export function parseQuery(
     throw new QueryError('too_many_clauses', `query has ${clauses.length} clauses, the limit is ${maxClauses}`);
   }
   return { text, language, clauses };
+}
+
+/** A sign before a digit ("+1 nucleosome", "-2 °C") is part of a number, not an operator. */
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }

@@ -47,7 +47,7 @@ for (const [name, makeDir] of directories) {
       const s = index.reader.searcher();
       assert.equal(s.numDocs, 50);
       assert.equal(s.get('k7')?.key, 'k7');
-      assert.equal(s.search({ query: 'w7', limit: 10, language: 'en' }).total, 5);
+      assert.equal(s.search({ query: '"w7"', limit: 10, language: 'en' }).total, 5); // quoted: the term itself, not its parts w and 7
       await index.close();
     });
 

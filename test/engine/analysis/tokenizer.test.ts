@@ -15,7 +15,8 @@ test('offsets point at the source words, positions count words', () => {
   const text = '  Hello,\tWorld!  Numbers 42 and x9';
   const toks = analyze(text, 'en');
   assert.deepEqual(toks.map((t) => [t.term, surface(text, t), t.position]), [
-    ['hello', 'Hello', 0], ['world', 'World', 1], ['number', 'Numbers', 2], ['42', '42', 3], ['x9', 'x9', 5],
+    ['hello', 'Hello', 0], ['world', 'World', 1], ['number', 'Numbers', 2], ['42', '42', 3],
+    ['x9', 'x9', 5], ['x', 'x9', 5], ['9', 'x9', 5],
   ]);
 });
 
@@ -46,7 +47,7 @@ test('technical compounds are kept whole at the first part\'s position, parts fo
     ['see', 0, 'see'],
     ['foo-bar.baz', 1, 'foo-bar.baz'], ['foo', 1, 'foo'], ['bar', 2, 'bar'], ['baz', 3, 'baz'],
     ['config_file.ts', 5, 'config_file.ts'], ['config', 5, 'config'], ['file', 6, 'file'], ['ts', 7, 'ts'],
-    ['v1.2.3', 8, 'v1.2.3'], ['v1', 8, 'v1'], ['2', 9, '2'], ['3', 10, '3'],
+    ['v1.2.3', 8, 'v1.2.3'], ['v1', 8, 'v1'], ['v', 8, 'v1'], ['1', 8, 'v1'], ['2', 9, '2'], ['3', 10, '3'],
     ['now', 11, 'now'],
   ]);
 });

@@ -19,6 +19,13 @@ test('+ and - mark required and excluded words; a lone sign is ignored', () => {
   assert.deepEqual(c.map((x) => (x.kind === 'word' ? x.word.terms[0] : '')), ['apple', 'pie', 'tart', 'x', 'ray']);
 });
 
+test('a sign before a digit belongs to the number; before a letter it stays an operator', () => {
+  const c = parse('+1 nucleosome -2 -x2 +b3');
+  assert.deepEqual(c.map((x) => [x.kind === 'word' ? x.word.terms[0] : '', x.occur]), [
+    ['1', 'should'], ['nucleosome', 'should'], ['2', 'should'], ['x2', 'mustNot'], ['b3', 'must'],
+  ]);
+});
+
 test('quoted phrases keep stopword gaps; an unterminated quote runs to the end', () => {
   assert.deepEqual(parse('"king of the hill" -"bad day'), [
     { kind: 'phrase', occur: 'should', text: 'king of the hill', slots: [{ terms: ['king'], offset: 0 }, { terms: ['hill'], offset: 3 }] },
