@@ -7,9 +7,18 @@
  *
  *   node --import tsx bench/documents/push.ts            (from the repo root)
  *   BENCH_DOCS=100000 BENCH_BULK=500 BENCH_CONCURRENCY=4 node --import tsx bench/documents/push.ts
+ *
+ * BENCH_SEARCH=0 turns the search loop off; BENCH_SERVER_ARGS passes node flags to the server
+ * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_COMMIT_INTERVAL_MS sets COMMIT_INTERVAL_MS.
+ * BENCH_LAG_DETAIL=1 prints the worst sent -> searchable lag per tenth of the documents.
+ * BENCH_SERVER_LOG=<file> writes the server's log (LOG_LEVEL=debug: engine flushes and commits
+ * with their durations) to that file.
+ * The server's CPU time (user + system, from /proc on Linux) over the measured span is reported
+ * per document: on a shared machine it is steadier than wall-clock throughput.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +33,7 @@ const BULK = Number(process.env.BENCH_BULK ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const COMMIT_INTERVAL_MS = Number(process.env.BENCH_COMMIT_INTERVAL_MS ?? 1000);
 const MASTER = 'bench-master-key-0123456789abcdef';
+const SERVER_LOG = process.env.BENCH_SERVER_LOG;
 
 const WORDS = ('travel policy expense report quarterly budget contract customer invoice project meeting agenda review ' +
   'security incident database backup network server deployment release roadmap hiring onboarding training ' +
@@ -51,6 +61,17 @@ function text(rng: ReturnType<typeof createRng>, bytes: number): string {
   return out.join(' ');
 }
 
+/** CPU time (user + system) of a process in ms, from /proc/<pid>/stat; NaN where unavailable. */
+async function processCpuMs(pid: number | undefined): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-push-'));
   const port = await freePort();
@@ -58,9 +79,10 @@ async function main() {
   const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_KEY: MASTER, LOG_LEVEL: 'warn', COMMIT_INTERVAL_MS: String(COMMIT_INTERVAL_MS) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_KEY: MASTER, LOG_LEVEL: SERVER_LOG ? 'debug' : 'warn', COMMIT_INTERVAL_MS: String(COMMIT_INTERVAL_MS) },
+    stdio: ['ignore', SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
   });
+  if (SERVER_LOG) server.stdout!.pipe(createWriteStream(SERVER_LOG));
   try {
     for (let i = 0; ; i++) {
       try {
@@ -110,6 +132,7 @@ async function main() {
       }
     })();
 
+    const cpu0 = await processCpuMs(server.pid);
     const t0 = performance.now();
     const pushMs: number[] = [];
     let next = 0;
@@ -132,6 +155,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 20));
     }
     const committedAt = performance.now();
+    const serverCpuMs = (await processCpuMs(server.pid)) - cpu0;
     pushing = false;
     await searchLoop;
 
@@ -142,6 +166,12 @@ async function main() {
       lags.push(Date.parse(st.committed_at) - Date.parse(st.received_at));
     }
     const lag = summarizeLatencies(lags);
+    if (process.env.BENCH_LAG_DETAIL) {
+      // Where the tail comes from: the worst lag per tenth of the documents (in push order).
+      const tenth = Math.ceil(lags.length / 10);
+      const worst = Array.from({ length: 10 }, (_, k) => Math.max(...lags.slice(k * tenth, (k + 1) * tenth), 0));
+      console.log(`sent -> searchable, worst per tenth of the docs (ms): ${worst.map((x) => x.toFixed(0)).join(' ')}`);
+    }
     const push = summarizeLatencies(pushMs);
     const seconds = (committedAt - t0) / 1000;
     console.log(`\n## Documents: bulk push over HTTP (${DOCS.toLocaleString('en-US')} docs of ~1 KB, bulks of ${BULK}, ${CONCURRENCY} concurrent, COMMIT_INTERVAL_MS=${COMMIT_INTERVAL_MS})\n`);
@@ -153,6 +183,7 @@ async function main() {
     console.log(`| request MB/s | ${(bytes / 2 ** 20 / ((ackedAt - t0) / 1000)).toFixed(1)} | |`);
     console.log(`| bulk request latency p50 / p99 ms | ${push.p50Ms.toFixed(0)} / ${push.p99Ms.toFixed(0)} | |`);
     console.log(`| sent -> searchable p50 / p99 / max ms | ${lag.p50Ms.toFixed(0)} / ${lag.p99Ms.toFixed(0)} / ${lag.maxMs.toFixed(0)} | p99 <= ${COMMIT_INTERVAL_MS + 500} |`);
+    console.log(`| server CPU time per document (push to commit, incl. searches) | ${((serverCpuMs * 1000) / DOCS).toFixed(0)} µs (${(serverCpuMs / 1000 / seconds).toFixed(2)} cores busy) | |`);
     if (hasSearch) {
       const s = summarizeLatencies(searchMs.length ? searchMs : [0]);
       console.log(`| searches during the push: count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`);

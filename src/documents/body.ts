@@ -1,11 +1,12 @@
 /**
  * Reads a queued document's body into indexable text: `text_content` as
- * given, `binary_base64` decoded and extracted in the worker pool (with the
- * service's size limit), no body as empty text. Also computes the document's
- * file suffix and the media-type-based search file type.
+ * given (synchronously), `binary_base64` decoded and extracted in the worker
+ * pool (with the service's size limit; a promise), no body as empty text. Also
+ * computes the document's file suffix and the media-type-based search file type.
  */
 import { computeSuffix, decodeBase64Body, extract, type Extraction } from '../../extractors/index.ts';
-import type { BodyReader } from './pipeline.ts';
+import type { BodyReader, BodyResult } from './pipeline.ts';
+import type { QueuedDocument } from './queue.ts';
 
 export type ExtractFn = (bytes: Uint8Array, options: { mediaType: string; fileName?: string; limits?: { maxInputBytes: number } }) => Promise<Extraction>;
 
@@ -16,11 +17,7 @@ export function documentSuffix(doc: { mime_type?: string | null; binary: boolean
 
 export function createBodyReader(options: { maxBinaryBytes: number; extract?: ExtractFn }): BodyReader {
   const run = options.extract ?? extract;
-  return async (doc) => {
-    const isBinary = doc.binary_base64 !== null;
-    const suffix = documentSuffix({ ...doc, binary: isBinary });
-    const mediaFileType = computeSuffix({ mediaType: doc.mime_type ?? undefined, title: doc.title }).searchFileType;
-    if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
+  const extractBinary = async (doc: QueuedDocument, suffix: string, mediaFileType: string): Promise<BodyResult> => {
     const bytes = decodeBase64Body(doc.binary_base64!, options.maxBinaryBytes);
     const ex = await run(bytes, { mediaType: doc.mime_type ?? '', fileName: doc.title || undefined, limits: { maxInputBytes: options.maxBinaryBytes } });
     return {
@@ -28,5 +25,12 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
       suffix,
       mediaFileType,
     };
+  };
+  return (doc) => {
+    const isBinary = doc.binary_base64 !== null;
+    const suffix = documentSuffix({ mime_type: doc.mime_type, binary: isBinary, title: doc.title, path: doc.path, path_preview: doc.path_preview });
+    const mediaFileType = computeSuffix({ mediaType: doc.mime_type ?? undefined, title: doc.title }).searchFileType;
+    if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
+    return extractBinary(doc, suffix, mediaFileType);
   };
 }

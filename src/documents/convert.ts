@@ -58,6 +58,13 @@ export function threadOf(doc: Pick<QueuedDocument, 'datasource' | 'file_type' | 
 }
 
 const utf8 = new TextEncoder();
+const scratch = new Uint8Array(64 * 1024);
+
+/** Length of `s` encoded as UTF-8 (as TextEncoder writes it); short strings are encoded into a reused buffer. */
+export function utf8Length(s: string): number {
+  if (s.length * 3 <= scratch.length) return utf8.encodeInto(s, scratch).written;
+  return utf8.encode(s).byteLength;
+}
 
 /** Size in bytes of the document's content: the decoded binary, or the UTF-8 text. */
 export function contentSize(doc: QueuedDocument): number {
@@ -65,7 +72,7 @@ export function contentSize(doc: QueuedDocument): number {
     const b = doc.binary_base64;
     return (b.length / 4) * 3 - (b.endsWith('==') ? 2 : b.endsWith('=') ? 1 : 0);
   }
-  return doc.text_content === null ? 0 : utf8.encode(doc.text_content).byteLength;
+  return doc.text_content === null ? 0 : utf8Length(doc.text_content);
 }
 
 export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: { seq: number; suffix: string; mediaFileType: string; indexedAt: number }): IndexDocument {

@@ -2,13 +2,24 @@
  * The indexing pipeline: acknowledged queue operations are applied to the
  * engine strictly in sequence order. Binary bodies are extracted ahead of time
  * (a small look-ahead window runs extractions in parallel on the worker pool),
- * but the engine sees the operations in order. After applying an operation the
- * writer's commit data is set to its sequence number, so every engine commit
- * records exactly which operations it contains; on start the operations after
- * that number are replayed (indexed once, none twice).
+ * but the engine sees the operations in order. The writer's commit data is set
+ * to the sequence number of the last applied operation before the pipeline
+ * yields (a commit can only start then), so every engine commit records exactly
+ * which operations it contains; on start the operations after that number are
+ * replayed (indexed once, none twice).
  *
- * Backpressure: the bytes of operations not yet applied are bounded; pushes
- * wait in `capacity()` instead of growing memory without limit.
+ * Operations arrive in batches (one per push request) that share one
+ * durability promise; a batch is applied once it is durable and dropped if its
+ * append failed. Text bodies are prepared synchronously; the work runs in
+ * slices of at most `sliceMs` (16 ms), yielding to the event loop in between
+ * so that requests and searches keep answering.
+ *
+ * Backpressure: pushes wait in `capacity()` while the operations not yet
+ * applied exceed a byte bound (memory) or would take longer than
+ * `maxPendingMs` to apply at the measured rate (so that a `sent` document
+ * becomes searchable about one commit interval later, instead of after an
+ * ever-growing backlog). Waiting pushes are let in in order, as long as the
+ * operations they announced fit.
  */
 import type { Index, IndexDocument } from '../../engine/index.ts';
 import type { Logger } from '../log.ts';
@@ -17,8 +28,18 @@ import { toIndexDocument, type DocumentText } from './convert.ts';
 import type { QueueOp, QueuedDocument } from './queue.ts';
 import type { StatusRegistry } from './status.ts';
 
-/** Turns a queued document's body into text (extraction for binaries). Rejects with a message for the status. */
-export type BodyReader = (doc: QueuedDocument) => Promise<{ text: DocumentText; suffix: string; mediaFileType: string }>;
+/** What a body reader produces for one document. */
+export interface BodyResult {
+  text: DocumentText;
+  suffix: string;
+  mediaFileType: string;
+}
+
+/**
+ * Turns a queued document's body into text (extraction for binaries); may answer synchronously
+ * (plain text) or with a promise. Throws or rejects with a message for the status.
+ */
+export type BodyReader = (doc: QueuedDocument) => BodyResult | Promise<BodyResult>;
 
 export interface PipelineOptions {
   index: Index;
@@ -30,27 +51,51 @@ export interface PipelineOptions {
   maxPendingBytes?: number;
   /** Operations prepared (extracted) ahead of the one being applied (default 4). */
   lookahead?: number;
+  /** Estimated time to apply the backlog above which pushes wait (default 200 ms). */
+  maxPendingMs?: number;
+  /** Longest stretch of indexing work before the pipeline yields to the event loop (default 16 ms). */
+  sliceMs?: number;
 }
 
-/** Longest stretch of indexing work before the pipeline yields to the event loop. */
-const SLICE_MS = 8;
+const SLICE_MS = 16;
+/** Assumed wall time per operation until the pipeline has measured its rate (cautious: a cold start is slow). */
+const INITIAL_MS_PER_OP = 0.5;
 
 type Prepared = { kind: 'add'; doc: IndexDocument } | { kind: 'fail'; message: string } | { kind: 'other' };
 
-interface Pending {
-  op: QueueOp;
+/** Operations appended together: durable (or failed) together. */
+interface Batch {
   durable: Promise<void>;
-  bytes: number;
-  prepared?: Promise<Prepared>;
+  /** undefined while the append is in flight; then whether it became durable. */
+  ok: boolean | undefined;
 }
 
+interface Pending {
+  op: QueueOp;
+  batch: Batch;
+  bytes: number;
+  prepared?: Prepared | Promise<Prepared>;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class IndexingPipeline {
-  private readonly pending: Pending[] = [];
+  /** Unapplied operations in sequence order, from `head` on. */
+  private items: Pending[] = [];
+  private head = 0;
   private pendingBytes = 0;
   private running: Promise<void> | null = null;
-  private capacityWaiters: (() => void)[] = [];
+  private capacityWaiters: { resolve: () => void; ops: number }[] = [];
   private readonly maxPendingBytes: number;
+  private readonly maxPendingMs: number;
+  private readonly sliceMs: number;
   private readonly lookahead: number;
+  /** Measured wall time per applied operation while busy (moving average, ms). */
+  private msPerOp = INITIAL_MS_PER_OP;
+  private rateMark = { at: 0, applied: 0 };
+  private appliedCount = 0;
+  /** Sequence number last recorded as the writer's commit data. */
+  private recordedSeq: number;
   /** Highest sequence number handed to the engine writer. */
   appliedSeq: number;
 
@@ -59,19 +104,50 @@ export class IndexingPipeline {
     startSeq: number,
   ) {
     this.maxPendingBytes = options.maxPendingBytes ?? 256 * 1024 * 1024;
+    this.maxPendingMs = options.maxPendingMs ?? 200;
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.lookahead = Math.max(1, options.lookahead ?? 4);
     this.appliedSeq = startSeq;
+    this.recordedSeq = startSeq;
   }
 
   /** Operations waiting to be applied (diagnostics, tests). */
   get backlog(): number {
-    return this.pending.length;
+    return this.items.length - this.head;
   }
 
-  /** Resolves when there is room for more operations. */
-  capacity(): Promise<void> {
-    if (this.pendingBytes < this.maxPendingBytes) return Promise.resolve();
-    return new Promise((resolve) => this.capacityWaiters.push(resolve));
+  /** Estimated wall time to apply the backlog at the measured rate (ms). */
+  get backlogMs(): number {
+    return this.backlog * this.msPerOp;
+  }
+
+  /**
+   * Resolves when there is room for `ops` more operations (in call order). The caller submits
+   * them right after (synchronously), or not at all.
+   */
+  capacity(ops = 1): Promise<void> {
+    if (this.capacityWaiters.length === 0 && this.hasRoom(0)) return Promise.resolve();
+    return new Promise((resolve) => this.capacityWaiters.push({ resolve, ops }));
+  }
+
+  /** Whether the backlog plus `extra` operations about to be submitted stays within the bounds. */
+  private hasRoom(extra: number): boolean {
+    if (this.backlog + extra === 0) return true;
+    return this.pendingBytes < this.maxPendingBytes && (this.backlog + extra) * this.msPerOp < this.maxPendingMs;
+  }
+
+  /**
+   * Lets waiting pushes in, in order, while there is room for their operations (`all`: every
+   * waiter, when the backlog is empty). Called where the pipeline yields: a push let in submits
+   * before the pipeline runs again, so each call starts from the real backlog.
+   */
+  private admit(all: boolean): void {
+    let extra = 0;
+    while (this.capacityWaiters.length > 0 && (all || this.hasRoom(extra))) {
+      const w = this.capacityWaiters.shift()!;
+      extra += w.ops;
+      w.resolve();
+    }
   }
 
   /**
@@ -79,13 +155,31 @@ export class IndexingPipeline {
    * it is applied once `durable` resolves, and dropped if `durable` rejects.
    */
   submit(op: QueueOp, durable: Promise<void>, bytes: number): void {
-    durable.catch(() => undefined);
-    this.pending.push({ op, durable, bytes });
-    this.pendingBytes += bytes;
-    this.running ??= this.run().finally(() => {
+    this.submitMany([op], durable, [bytes]);
+  }
+
+  /** Hand over operations appended together (sequence order), durable together; `bytes[i]` sizes `ops[i]`. */
+  submitMany(ops: readonly QueueOp[], durable: Promise<void>, bytes: readonly number[]): void {
+    if (ops.length === 0) return;
+    const batch: Batch = { durable, ok: undefined };
+    durable.then(
+      () => (batch.ok = true),
+      () => (batch.ok = false),
+    );
+    for (let i = 0; i < ops.length; i++) {
+      this.items.push({ op: ops[i], batch, bytes: bytes[i] });
+      this.pendingBytes += bytes[i];
+    }
+    this.running ??= this.runAll();
+  }
+
+  /** Runs until the backlog is empty, including operations submitted while it runs. */
+  private async runAll(): Promise<void> {
+    try {
+      while (this.backlog > 0) await this.run();
+    } finally {
       this.running = null;
-      if (this.pending.length > 0) this.running = this.run();
-    });
+    }
   }
 
   /** Resolves when everything submitted so far has been applied to the writer. */
@@ -95,43 +189,90 @@ export class IndexingPipeline {
 
   private async run(): Promise<void> {
     let slice = performance.now();
-    while (this.pending.length > 0) {
-      if (performance.now() - slice > SLICE_MS) {
+    this.rateMark = { at: slice, applied: this.appliedCount };
+    while (this.head < this.items.length) {
+      if (performance.now() - slice > this.sliceMs) {
         // Indexing is synchronous CPU work: yield to I/O so requests and searches keep answering.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.pause(yieldToEventLoop());
         slice = performance.now();
       }
-      const window = Math.min(this.lookahead, this.pending.length);
-      for (let i = 0; i < window; i++) {
-        const p = this.pending[i];
-        p.prepared ??= this.prepare(p.op);
+      const head = this.items[this.head];
+      if (head.batch.ok === undefined) {
+        await this.pause(head.batch.durable.catch(() => undefined));
+        continue;
       }
-      const head = this.pending[0];
-      let durable = true;
-      try {
-        await head.durable;
-      } catch {
-        durable = false;
+      this.prepareAhead();
+      const prepared = head.prepared!;
+      if (prepared instanceof Promise) {
+        head.prepared = await this.pause(prepared);
+        continue;
       }
-      const prepared = await head.prepared!;
-      if (durable) this.apply(head.op, prepared);
-      this.pending.shift();
+      if (head.batch.ok) this.apply(head.op, prepared);
+      this.items[this.head++] = undefined as unknown as Pending;
       this.pendingBytes -= head.bytes;
-      if (this.pendingBytes < this.maxPendingBytes) {
-        const waiters = this.capacityWaiters;
-        this.capacityWaiters = [];
-        for (const w of waiters) w();
+      if (this.head >= 4096 && this.head * 2 >= this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
       }
+    }
+    this.recordApplied();
+    this.measure(performance.now());
+    this.admit(true);
+  }
+
+  /**
+   * Before the pipeline waits (a commit may run meanwhile): records the applied sequence number
+   * as commit data, updates the measured rate and lets a waiting push in.
+   */
+  private pause<T>(p: Promise<T>): Promise<T> {
+    this.recordApplied();
+    this.measure(performance.now());
+    this.admit(false);
+    return p;
+  }
+
+  /** Wall time per applied operation since the last mark (including time yielded to others). */
+  private measure(now: number): void {
+    const ops = this.appliedCount - this.rateMark.applied;
+    const ms = now - this.rateMark.at;
+    if (ops === 0 || (ops < 32 && ms < 25)) return;
+    this.msPerOp = 0.7 * this.msPerOp + 0.3 * (ms / ops);
+    this.rateMark = { at: now, applied: this.appliedCount };
+  }
+
+  private recordApplied(): void {
+    if (this.recordedSeq === this.appliedSeq) return;
+    this.recordedSeq = this.appliedSeq;
+    this.options.index.writer.setCommitData({ queueSeq: this.appliedSeq });
+  }
+
+  /** Starts preparing the head and the next `lookahead - 1` operations (extractions run in parallel). */
+  private prepareAhead(): void {
+    const end = Math.min(this.items.length, this.head + this.lookahead);
+    for (let i = this.head; i < end; i++) {
+      const p = this.items[i];
+      p.prepared ??= this.prepare(p.op);
     }
   }
 
-  private async prepare(op: QueueOp): Promise<Prepared> {
+  private prepare(op: QueueOp): Prepared | Promise<Prepared> {
     if (op.op !== 'upsert') return { kind: 'other' };
+    let body: BodyResult | Promise<BodyResult>;
     try {
-      const { text, suffix, mediaFileType } = await this.options.readBody(op.doc);
+      body = this.options.readBody(op.doc);
+    } catch (err) {
+      return failed(err);
+    }
+    if (body instanceof Promise) return body.then((b) => this.convert(op, b), failed);
+    return this.convert(op, body);
+  }
+
+  private convert(op: Extract<QueueOp, { op: 'upsert' }>, body: BodyResult): Prepared {
+    try {
+      const { text, suffix, mediaFileType } = body;
       return { kind: 'add', doc: toIndexDocument(op.doc, text, { seq: op.seq, suffix, mediaFileType, indexedAt: this.options.now() }) };
     } catch (err) {
-      return { kind: 'fail', message: err instanceof Error ? err.message : String(err) };
+      return failed(err);
     }
   }
 
@@ -139,12 +280,11 @@ export class IndexingPipeline {
     const { writer } = this.options.index;
     try {
       if (op.op === 'upsert') {
-        const key = documentKey(op.doc.datasource, op.doc.id);
         if (prepared.kind === 'add') {
           writer.add(prepared.doc);
         } else {
           // A version that cannot be indexed must not leave an older one (maybe with wider permissions) searchable.
-          writer.delete(key);
+          writer.delete(documentKey(op.doc.datasource, op.doc.id));
           this.fail(op, prepared.kind === 'fail' ? prepared.message : 'not indexed');
         }
       } else if (op.op === 'delete') {
@@ -161,7 +301,7 @@ export class IndexingPipeline {
       }
     }
     this.appliedSeq = op.seq;
-    writer.setCommitData({ queueSeq: op.seq });
+    this.appliedCount++;
   }
 
   private fail(op: Extract<QueueOp, { op: 'upsert' }>, message: string): void {
@@ -174,4 +314,8 @@ export class IndexingPipeline {
     }
     this.options.log.warn('document not indexed', { datasource: op.doc.datasource, id: op.doc.id, reason: message });
   }
+}
+
+function failed(err: unknown): Prepared {
+  return { kind: 'fail', message: err instanceof Error ? err.message : String(err) };
 }

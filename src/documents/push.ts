@@ -2,6 +2,9 @@
  * POST /api/indexing/documents as a domain function: validate each document,
  * decide its outcome by the spec's state table, append the `sent` ones to the
  * durable queue, and answer once they are fsynced (optionally once committed).
+ * Items that certainly pass the schema take a fast validation path (the schema
+ * still produces every error); a request's operations are appended as one
+ * record, with each item's JSON as received when the body bytes are given.
  *
  * Single form: field errors are 422 validation items, a missing datasource is
  * 404, schema rule errors are 422 in the error_code envelope. Bulk form: each
@@ -10,13 +13,16 @@
 import * as v from 'valibot';
 import { RequestValidationError, SchemaError, ServiceError } from '../errors.ts';
 import { validate } from '../http/validation.ts';
+import type { Searcher } from '../../engine/index.ts';
 import { requireDatasource } from '../indexing/datasources.ts';
 import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../indexing/document-rules.ts';
+import type { DatasourceState, PropertyDefinition } from '../indexing/state.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from '../search/index-schema.ts';
 import { documentSuffix } from './body.ts';
-import type { QueuedDocument } from './queue.ts';
-import { documentSchema, PushEnvelopeSchema, type DocumentInput } from './schema.ts';
+import { queuedDocument, type NewQueueOp, type QueuedDocument } from './queue.ts';
+import { documentItemSpans } from './raw-items.ts';
+import { documentSchema, fastValidDocument, PushEnvelopeSchema, type DocumentInput } from './schema.ts';
 import type { DocumentService } from './service.ts';
 import { sameTokens, type Outcome } from './status.ts';
 import { documentTokens } from './tokens.ts';
@@ -54,13 +60,60 @@ export interface PushOptions {
 
 type Decision = { result: PushResult; doc?: QueuedDocument; skipDelete?: { datasource: string; id: string } };
 
+/** A version the `already_indexed` rule compares with. */
+type Accepted = { last_modified: string | null; tokens: readonly string[] };
+
+/**
+ * Lookups shared by the items of one request (the request is decided synchronously, so the
+ * control plane and the committed index cannot change under it): datasources and their property
+ * definitions, one searcher over the committed index, and the versions accepted earlier in the
+ * same request (null: skipped, so no accepted version).
+ */
+class PushContext {
+  private readonly datasources = new Map<string, DatasourceState>();
+  private readonly definitions = new Map<string, Map<string, PropertyDefinition>>();
+  private searcher: Searcher | undefined;
+  readonly accepted = new Map<string, Accepted | null>();
+
+  constructor(readonly deps: PushDeps) {}
+
+  datasource(name: string): DatasourceState {
+    let ds = this.datasources.get(name);
+    if (!ds) this.datasources.set(name, (ds = requireDatasource(this.deps, name)));
+    return ds;
+  }
+
+  propertyDefinitions(ds: DatasourceState): Map<string, PropertyDefinition> {
+    let defs = this.definitions.get(ds.record.name);
+    if (!defs) this.definitions.set(ds.record.name, (defs = propertyDefinitions(ds.record)));
+    return defs;
+  }
+
+  /** The version the `already_indexed` rule compares with: this request's, queued or indexed, from memory or the committed index. */
+  latestAccepted(datasource: string, id: string): Accepted | null {
+    const key = documentKey(datasource, id);
+    const local = this.accepted.get(key);
+    if (local !== undefined) return local;
+    const st = this.deps.documents.statuses.get(key);
+    if (st) return st.state === 'queued' || st.state === 'indexed' ? st : null;
+    this.searcher ??= this.deps.documents.index.reader.searcher();
+    const committed = this.searcher.get(key);
+    if (!committed) return null;
+    return { last_modified: (committed.stored.last_modified as string | null) ?? null, tokens: [...(committed.keywords.acl ?? [])].sort() };
+  }
+
+  close(): void {
+    if (this.searcher) this.deps.documents.index.reader.release(this.searcher);
+    this.searcher = undefined;
+  }
+}
+
 /** Outcome of one document that passed validation (no queue write yet). */
-function decide(deps: PushDeps, input: DocumentInput): Decision {
-  const ds = requireDatasource(deps, input.datasource);
+function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Decision {
+  const ds = ctx.datasource(input.datasource);
   const binding = resolveSubReference(ds.record, input.data_source_sub, input.data_source_sub_sub);
   const props = input.custom_properties ?? [];
   checkCustomProperties(ds.record, props);
-  const defs = propertyDefinitions(ds.record);
   const tokens = documentTokens(input.datasource, input.permissions);
   const id = input.id;
   const mediaType = input.body?.mime_type;
@@ -72,43 +125,24 @@ function decide(deps: PushDeps, input: DocumentInput): Decision {
     };
   }
   const lastModified = input.last_modified ?? null;
-  const previous = latestAccepted(deps, input.datasource, id);
+  const previous = ctx.latestAccepted(input.datasource, id);
   if (previous && previous.last_modified === lastModified && sameTokens(previous.tokens, tokens)) {
     return {
       result: { document_id: id, outcome: 'already_indexed', message: 'same last_modified and access tokens as the accepted version; nothing queued (send a new last_modified to replace it)' },
     };
   }
-  const doc: QueuedDocument = {
-    datasource: input.datasource,
-    id,
-    title: input.title ?? '',
-    mime_type: mediaType ?? null,
-    text_content: input.body?.text_content ?? null,
-    binary_base64: input.body?.binary_base64 ?? null,
-    file_type: input.file_type,
-    path_preview: input.path_preview ?? null,
-    path: input.path ?? null,
-    author: input.author ?? null,
-    last_modified: lastModified,
+  const defs = props.length > 0 ? ctx.propertyDefinitions(ds) : undefined;
+  const doc = queuedDocument(input, {
+    tokens,
     sub: binding.data_source_sub ?? null,
     sub_sub: binding.data_source_sub_sub ?? null,
-    tokens,
     properties: props.map((p) => {
-      const def = defs.get(p.name)!;
+      const def = defs!.get(p.name)!;
       return { name: p.name, value: p.value as string | number | boolean, type: def.property_type, searchable: def.is_searchable === true };
     }),
-    received_at: deps.now(),
-  };
+    received_at: receivedAt,
+  });
   return { result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' }, doc };
-}
-
-/** The version the `already_indexed` rule compares with: queued or indexed, from memory or the committed index. */
-function latestAccepted(deps: PushDeps, datasource: string, id: string): { last_modified: string | null; tokens: string[] } | null {
-  const st = deps.documents.statuses.get(documentKey(datasource, id));
-  if (st) return st.state === 'queued' || st.state === 'indexed' ? st : null;
-  const committed = deps.documents.index.reader.searcher().get(documentKey(datasource, id));
-  if (!committed) return null;
-  return { last_modified: (committed.stored.last_modified as string | null) ?? null, tokens: [...(committed.keywords.acl ?? [])].sort() };
 }
 
 function failure(err: unknown): string {
@@ -118,48 +152,69 @@ function failure(err: unknown): string {
   throw err;
 }
 
-export async function pushDocuments(deps: PushDeps, body: unknown, options: PushOptions = {}): Promise<PushResponse> {
+/**
+ * `bodyBytes`, when given, are the request body that `body` was parsed from: the queue then
+ * stores each sent item's JSON from it as received instead of serializing the document again.
+ */
+export async function pushDocuments(deps: PushDeps, body: unknown, options: PushOptions = {}, bodyBytes?: Uint8Array): Promise<PushResponse> {
   const envelope = validate(PushEnvelopeSchema, body, 'body');
-  const schema = documentSchema(deps.maxBinaryBytes);
   const single = !Array.isArray(envelope.documents);
   const items = single ? [envelope.documents] : (envelope.documents as unknown[]);
   if (items.length > MAX_BULK_DOCUMENTS) {
     throw new RequestValidationError([{ type: 'too_long', loc: ['body', 'documents'], msg: `List should have at most ${MAX_BULK_DOCUMENTS} items after validation, not ${items.length}`, input: null, ctx: { field_type: 'List', max_length: MAX_BULK_DOCUMENTS, actual_length: items.length } }]);
   }
-  await deps.documents.pipeline.capacity();
+  await deps.documents.pipeline.capacity(items.length);
   const decisions: Decision[] = [];
-  const durable: Promise<number>[] = [];
-  for (let i = 0; i < items.length; i++) {
-    try {
-      const input = validate(schema, items[i], 'body');
-      const d = decide(deps, input);
-      decisions.push(d);
-      // Enqueued at once, so a later item with the same id sees this one as the accepted version.
-      if (d.doc) durable.push(deps.documents.enqueue({ op: 'upsert', doc: d.doc }));
-      else if (d.skipDelete) durable.push(deps.documents.enqueue({ op: 'delete', ...d.skipDelete }));
-    } catch (err) {
-      if (single) {
-        if (err instanceof RequestValidationError) throw new RequestValidationError(err.items.map((it) => ({ ...it, loc: ['body', 'documents', ...it.loc.slice(1)] })));
-        throw err;
+  const ops: NewQueueOp[] = [];
+  const spans = bodyBytes && !single ? documentItemSpans(bodyBytes) : null;
+  const raw: (Uint8Array | undefined)[] | undefined = spans && spans.starts.length === items.length ? [] : undefined;
+  const ctx = new PushContext(deps);
+  const receivedAt = deps.now();
+  try {
+    for (let i = 0; i < items.length; i++) {
+      try {
+        const input = fastValidDocument(items[i], deps.maxBinaryBytes) ?? validate(documentSchema(deps.maxBinaryBytes), items[i], 'body');
+        const d = decide(ctx, input, receivedAt);
+        decisions.push(d);
+        // Later items with the same id compare with this one.
+        if (d.doc) {
+          ops.push({ op: 'upsert', doc: d.doc });
+          raw?.push(bodyBytes!.subarray(spans!.starts[i], spans!.ends[i]));
+          ctx.accepted.set(documentKey(d.doc.datasource, d.doc.id), d.doc);
+        } else if (d.skipDelete) {
+          ops.push({ op: 'delete', ...d.skipDelete });
+          raw?.push(undefined);
+          ctx.accepted.set(documentKey(d.skipDelete.datasource, d.skipDelete.id), null);
+        }
+      } catch (err) {
+        if (single) {
+          if (err instanceof RequestValidationError) throw new RequestValidationError(err.items.map((it) => ({ ...it, loc: ['body', 'documents', ...it.loc.slice(1)] })));
+          throw err;
+        }
+        const raw = items[i] as { id?: unknown } | null;
+        decisions.push({ result: { document_id: typeof raw?.id === 'string' ? raw.id : `#${i}`, outcome: 'failed', message: failure(err) } });
       }
-      const raw = items[i] as { id?: unknown } | null;
-      decisions.push({ result: { document_id: typeof raw?.id === 'string' ? raw.id : `#${i}`, outcome: 'failed', message: failure(err) } });
     }
+  } finally {
+    ctx.close();
   }
-  const seqs = await Promise.all(durable);
+  // One record, one fsync (shared with concurrent requests); statuses are tracked before any other request runs.
+  const { seqs, durable } = deps.documents.enqueueMany(ops, raw);
+  await durable;
   for (const d of decisions) {
     if (d.result.outcome !== 'skipped') continue;
     const st = deps.documents.statuses.get(documentKey(d.skipDelete!.datasource, d.skipDelete!.id));
     if (st) Object.assign(st, { state: 'skipped', outcome: 'skipped', message: d.result.message });
   }
   const results = decisions.map((d) => d.result);
-  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  const summary = `${results.length} document${results.length === 1 ? '' : 's'} received: ${count('sent')} sent, ${count('already_indexed')} already indexed, ${count('skipped')} skipped, ${count('failed')} failed`;
+  const counts = { sent: 0, already_indexed: 0, skipped: 0, failed: 0 };
+  for (const r of results) counts[r.outcome]++;
+  const summary = `${results.length} document${results.length === 1 ? '' : 's'} received: ${counts.sent} sent, ${counts.already_indexed} already indexed, ${counts.skipped} skipped, ${counts.failed} failed`;
   const response: PushResponse = single
     ? { status: 'ok', datasource: (items[0] as { datasource: string }).datasource, documents_received: null, message: results[0].message, results }
     : { status: 'ok', documents_received: results.length, message: summary, results };
   if (options.wait) {
-    const maxSeq = Math.max(0, ...seqs);
+    const maxSeq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
     response.committed = await deps.documents.waitCommitted(maxSeq, options.waitTimeoutMs ?? 30_000);
   }
   return response;

@@ -7,6 +7,12 @@
  * replayed: every acknowledged document is indexed once, none twice.
  *
  * Files: `<dir>/queue-<first seq>.bin`, framed records (length + xxhash64).
+ * A record is the JSON of one operation, or of an array of operations with
+ * consecutive sequence numbers appended together (one push request). An
+ * upsert is stored either with its `doc`, or as `{op, seq, meta, item}`: the
+ * pushed item's JSON exactly as received plus what was decided for it (tokens,
+ * sub binding, typed properties, time), from which `queuedDocument` rebuilds
+ * the same document on replay.
  * A new file is started when the current one passes `rotateBytes`; a whole
  * file is deleted once every operation in it is committed to the engine.
  */
@@ -33,6 +39,57 @@ export interface QueuedDocument {
   properties: { name: string; value: string | number | boolean; type: string; searchable: boolean }[];
   /** Epoch ms when the push was acknowledged. */
   received_at: number;
+}
+
+/** What the push decided for a document, beyond the pushed item's own fields. */
+export type DocumentMeta = Pick<QueuedDocument, 'tokens' | 'sub' | 'sub_sub' | 'properties' | 'received_at'>;
+
+/** The fields of a validated pushed item that a queued document takes over. */
+export interface PushedItem {
+  datasource: string;
+  id: string;
+  title?: string;
+  body?: { mime_type: string; text_content?: string; binary_base64?: string };
+  file_type: string;
+  path_preview?: string;
+  path?: string;
+  author?: string;
+  last_modified?: string;
+}
+
+/** The queued document of a validated pushed item (at push time and on replay of a raw item). */
+export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocument {
+  return {
+    datasource: item.datasource,
+    id: item.id,
+    title: item.title ?? '',
+    mime_type: item.body?.mime_type ?? null,
+    text_content: item.body?.text_content ?? null,
+    binary_base64: item.body?.binary_base64 ?? null,
+    file_type: item.file_type,
+    path_preview: item.path_preview ?? null,
+    path: item.path ?? null,
+    author: item.author ?? null,
+    last_modified: item.last_modified ?? null,
+    sub: meta.sub,
+    sub_sub: meta.sub_sub,
+    tokens: meta.tokens,
+    properties: meta.properties,
+    received_at: meta.received_at,
+  };
+}
+
+/** An upsert as stored with the raw item (see the module header). */
+interface RawUpsertRecord {
+  op: 'upsert';
+  seq: number;
+  meta: DocumentMeta;
+  item: PushedItem;
+}
+
+function fromRecord(rec: QueueOp | RawUpsertRecord): QueueOp {
+  if (rec.op === 'upsert' && 'item' in rec) return { op: 'upsert', seq: rec.seq, doc: queuedDocument(rec.item, rec.meta) };
+  return rec as QueueOp;
 }
 
 export type QueueOp =
@@ -81,9 +138,12 @@ export class DocumentQueue {
       const firstSeq = Number(FILE.exec(name)![1]);
       let lastSeq = firstSeq - 1;
       for (const rec of replay.records) {
-        const op = JSON.parse(decoder.decode(rec)) as QueueOp;
-        ops.push(op);
-        lastSeq = op.seq;
+        const parsed = JSON.parse(decoder.decode(rec)) as QueueOp | RawUpsertRecord | (QueueOp | RawUpsertRecord)[];
+        for (const r of Array.isArray(parsed) ? parsed : [parsed]) {
+          const op = fromRecord(r);
+          ops.push(op);
+          lastSeq = op.seq;
+        }
       }
       files.push({ firstSeq, lastSeq, path });
       lastSize = replay.size;
@@ -112,6 +172,62 @@ export class DocumentQueue {
     const durable = writer.append(this.encoder.encode(JSON.stringify(full)));
     this.files[this.files.length - 1].lastSeq = seq;
     return { seq, durable, op: full };
+  }
+
+  /**
+   * Assign consecutive sequence numbers to `ops` and append them as one record (one write, one
+   * fsync shared with concurrent appends); `durable` resolves once the record is fsynced.
+   * `raw[i]`, when given for an upsert, is the JSON of the pushed item the document was made
+   * from (`queuedDocument(JSON.parse(raw[i]), <its meta>)` equals `ops[i].doc`); it is stored
+   * as is instead of serializing the document.
+   */
+  appendMany(ops: readonly NewQueueOp[], raw?: readonly (Uint8Array | undefined)[]): { seqs: number[]; durable: Promise<void>; ops: QueueOp[] } {
+    if (ops.length === 0) return { seqs: [], durable: Promise.resolve(), ops: [] };
+    const first = this.nextSeq;
+    const full = ops.map((op, i) => ({ ...op, seq: first + i }) as QueueOp);
+    this.nextSeq += ops.length;
+    const writer = this.currentWriter(first);
+    const durable = writer.append(raw ? this.encodeWithRaw(full, raw) : this.encoder.encode(JSON.stringify(full)));
+    this.files[this.files.length - 1].lastSeq = this.nextSeq - 1;
+    return { seqs: full.map((op) => op.seq), durable, ops: full };
+  }
+
+  /** The JSON array of `ops`, upserts with a raw item written as `{op, seq, meta, item: <raw>}`. */
+  private encodeWithRaw(ops: readonly QueueOp[], raw: readonly (Uint8Array | undefined)[]): Uint8Array {
+    // Text between the raw items; each piece is followed by raw[i] (or by nothing for the last).
+    const pieces: string[] = [];
+    let text = '[';
+    let bound = 0;
+    for (let i = 0; i < ops.length; i++) {
+      if (i > 0) text += ',';
+      const op = ops[i];
+      const item = raw[i];
+      if (op.op !== 'upsert' || item === undefined) {
+        text += JSON.stringify(op);
+        continue;
+      }
+      const d = op.doc;
+      const meta: DocumentMeta = { tokens: d.tokens, sub: d.sub, sub_sub: d.sub_sub, properties: d.properties, received_at: d.received_at };
+      text += `{"op":"upsert","seq":${op.seq},"meta":${JSON.stringify(meta)},"item":`;
+      pieces.push(text);
+      bound += text.length * 3 + item.byteLength;
+      text = '}';
+    }
+    text += ']';
+    pieces.push(text);
+    bound += text.length * 3;
+    const out = new Uint8Array(bound);
+    let at = 0;
+    let r = 0;
+    for (let p = 0; p < pieces.length; p++) {
+      at += this.encoder.encodeInto(pieces[p], out.subarray(at)).written;
+      if (p === pieces.length - 1) break;
+      while (raw[r] === undefined || ops[r].op !== 'upsert') r++;
+      out.set(raw[r]!, at);
+      at += raw[r]!.byteLength;
+      r++;
+    }
+    return out.subarray(0, at);
   }
 
   /** Delete every file whose operations are all at or below `seq` (committed to the engine). */

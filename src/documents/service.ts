@@ -63,7 +63,7 @@ export class DocumentService {
     }
     const replay = ops.filter((op) => op.seq > committedSeq);
     for (const op of replay) service.track(op, options.now());
-    for (const op of replay) pipeline.submit(op, Promise.resolve(), approximateBytes(op));
+    pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
     if (replay.length > 0) options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
     await queue.releaseThrough(committedSeq);
     service.unsubscribe.push(options.index.reader.onCommit((info) => service.onCommit(info)));
@@ -83,6 +83,19 @@ export class DocumentService {
     this.pipeline.submit(full, durable, approximateBytes(full));
     await durable;
     return seq;
+  }
+
+  /**
+   * Append operations durably as one batch (sequence order = array order) and hand them to the
+   * pipeline; their statuses are tracked at once. `durable` resolves once they are fsynced.
+   * `raw[i]`: the pushed item's JSON for an upsert (see DocumentQueue.appendMany).
+   */
+  enqueueMany(ops: readonly NewQueueOp[], raw?: readonly (Uint8Array | undefined)[]): { seqs: number[]; durable: Promise<void> } {
+    const { seqs, durable, ops: full } = this.queue.appendMany(ops, raw);
+    const now = this.options.now();
+    for (const op of full) this.track(op, now);
+    this.pipeline.submitMany(full, durable, full.map(approximateBytes));
+    return { seqs, durable };
   }
 
   /** Wait until every operation up to `seq` is committed to the engine; false on timeout. */

@@ -10,7 +10,18 @@ import { validate } from './validation.ts';
 
 /** Parse the body as JSON; an empty body is `undefined` (reported as a missing body). */
 export async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  return parseJsonBody(await c.req.text());
+}
+
+const utf8 = new TextDecoder();
+
+/** Like readJson, and also answers the body's bytes (for callers that keep parts of the raw JSON). */
+export async function readJsonWithBytes(c: Context): Promise<{ value: unknown; bytes: Uint8Array }> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  return { value: parseJsonBody(utf8.decode(bytes)), bytes };
+}
+
+function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -11,7 +11,7 @@ import { requireServiceAccount } from '../auth/middleware.ts';
 import { pushDocuments, PushQuerySchema } from '../documents/push.ts';
 import { checkAccess, CheckAccessSchema, deleteDocument, documentStatus } from '../documents/lookup.ts';
 import type { DocumentService } from '../documents/service.ts';
-import { jsonBody, readJson } from '../http/body.ts';
+import { jsonBody, readJsonWithBytes } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../http/validation.ts';
 import { RequestValidationError } from '../errors.ts';
@@ -24,10 +24,10 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
 
   app.post('/documents', auth, async (c) => {
     const query = validate(PushQuerySchema, c.req.query(), 'query');
-    const body = await readJson(c);
+    const { value: body, bytes } = await readJsonWithBytes(c);
     if (body === undefined) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const wait = query.wait === 'true' || query.wait === '1';
-    return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }));
+    return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }, bytes));
   });
   app.post('/documents/check-access', auth, async (c) => c.json(checkAccess(deps, await jsonBody(c, CheckAccessSchema))));
   app.get('/documents/:datasource/:document_id', auth, (c) => c.json(documentStatus(deps, c.req.param('datasource'), c.req.param('document_id'))));

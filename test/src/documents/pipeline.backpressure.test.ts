@@ -73,3 +73,49 @@ test('operations whose append failed are not applied', async () => {
   assert.ok(s.get('wiki:d3'));
   await index.close();
 });
+
+/** Waits (on timers, so a wedged pipeline cannot block the test) until `cond` holds; fails after ~5 s. */
+async function eventually(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(cond(), 'condition reached');
+}
+
+test('pushes also wait while the backlog would take longer than maxPendingMs to apply, and are let in in order', { timeout: 10_000 }, async () => {
+  const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const pipeline = new IndexingPipeline(
+    {
+      index,
+      statuses: new StatusRegistry(),
+      log: silentLogger,
+      now: () => 0,
+      maxPendingMs: 1e-9, // any backlog is too much; the byte bound (default) is far away
+      readBody: async (d) => {
+        await gate;
+        return { text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' };
+      },
+    },
+    0,
+  );
+  await pipeline.capacity(); // nothing pending: room
+  pipeline.submitMany([op(1), op(2)], Promise.resolve(), [10, 10]);
+  const order: string[] = [];
+  // The first push let in submits at once (while the pipeline finishes its run): that work is applied too.
+  const a = pipeline.capacity().then(() => {
+    order.push('a');
+    pipeline.submit(op(3), Promise.resolve(), 10);
+  });
+  const b = pipeline.capacity().then(() => order.push('b'));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(order, [], 'both wait while two small operations are pending');
+  open();
+  await Promise.all([a, b]);
+  assert.deepEqual(order, ['a', 'b']);
+  await eventually(() => pipeline.appliedSeq === 3);
+  pipeline.submit(op(4), Promise.resolve(), 10);
+  await eventually(() => pipeline.appliedSeq === 4); // the pipeline keeps running after a push let in at the end of a run
+  await pipeline.drained();
+  assert.equal(pipeline.backlog, 0);
+  await index.close();
+});

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../../src/log.ts';
 import { DocumentQueue } from '../../../src/documents/queue.ts';
+import { scanFile } from '../../../src/storage/record-log.ts';
 
 const del = (id: string) => ({ op: 'delete' as const, datasource: 'wiki', id });
 
@@ -79,4 +80,25 @@ test('a torn tail is cut off and the acknowledged records replay', () =>
     assert.deepEqual(ops.map((o) => o.seq), [1]);
     assert.equal(q2.append(del('b')).seq, 2);
     await q2.close();
+  }));
+
+test('operations appended together share one record and replay in order with their own numbers', () =>
+  withDir(async (dir) => {
+    let { queue } = await DocumentQueue.open(dir, silentLogger);
+    await queue.append(del('a')).durable;
+    const many = queue.appendMany([del('b'), del('c'), del('d')]);
+    assert.deepEqual(many.seqs, [2, 3, 4]);
+    assert.deepEqual(many.ops.map((o) => o.seq), [2, 3, 4]);
+    assert.equal(queue.append(del('e')).seq, 5);
+    await many.durable;
+    await queue.close();
+    const [file] = (await readdir(dir)).filter((n) => n.endsWith('.bin'));
+    assert.equal((await scanFile(join(dir, file)))!.records.length, 3, 'a, [b c d], e');
+    let ops;
+    ({ queue, ops } = await DocumentQueue.open(dir, silentLogger));
+    assert.deepEqual(ops.map((o) => [o.seq, o.op === 'delete' && o.id]), [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd'], [5, 'e']]);
+    assert.equal(queue.appendMany([]).seqs.length, 0);
+    assert.equal(queue.append(del('f')).seq, 6);
+    await queue.releaseThrough(4);
+    await queue.close();
   }));
