@@ -14,6 +14,13 @@
  * slices of at most `sliceMs` (16 ms), yielding to the event loop in between
  * so that requests and searches keep answering.
  *
+ * Outcomes the index cannot tell (skipped, failed, and what supersedes
+ * them) are reported to `outcomes` in sequence order before the operation is
+ * applied; when the report returns a promise, the operation waits for it (the
+ * record is durable before any commit can contain the operation's effect).
+ * Reports run ahead over the operations ready to report, so a run of them
+ * shares one fsync.
+ *
  * Backpressure: pushes wait in `capacity()` while the operations not yet
  * applied exceed a byte bound (memory) or would take longer than
  * `maxPendingMs` to apply at the measured rate (so that a `sent` document
@@ -41,10 +48,21 @@ export interface BodyResult {
  */
 export type BodyReader = (doc: QueuedDocument) => BodyResult | Promise<BodyResult>;
 
+/**
+ * Where the pipeline reports each operation's outcome (sequence order, before applying it;
+ * `failure`: why an upsert is not indexed). A returned promise delays applying the operation
+ * until it settles (see status-log.ts).
+ */
+export interface OutcomeRecorder {
+  report(op: QueueOp, failure?: string): Promise<void> | undefined;
+}
+
 export interface PipelineOptions {
   index: Index;
   readBody: BodyReader;
   statuses: StatusRegistry;
+  /** Durable record of outcomes (default: none). */
+  outcomes?: OutcomeRecorder;
   log: Logger;
   now: () => number;
   /** Bytes of unapplied operations above which pushes wait (default 256 MiB). */
@@ -58,6 +76,8 @@ export interface PipelineOptions {
 }
 
 const SLICE_MS = 16;
+/** Text bodies an outcome report that must be waited for prepares early, so that their reports share the wait. */
+const REPORT_AHEAD = 64;
 /** Assumed wall time per operation until the pipeline has measured its rate (cautious: a cold start is slow). */
 const INITIAL_MS_PER_OP = 0.5;
 
@@ -75,6 +95,8 @@ interface Pending {
   batch: Batch;
   bytes: number;
   prepared?: Prepared | Promise<Prepared>;
+  /** undefined: outcome not reported yet; null: reported, nothing to wait for; else the record's durability. */
+  gate?: Promise<void> | null;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -207,6 +229,14 @@ export class IndexingPipeline {
         head.prepared = await this.pause(prepared);
         continue;
       }
+      if (head.gate === undefined) {
+        this.reportAhead();
+        if (head.gate) {
+          await this.pause(head.gate);
+          head.gate = null;
+          continue;
+        }
+      }
       if (head.batch.ok) this.apply(head.op, prepared);
       this.items[this.head++] = undefined as unknown as Pending;
       this.pendingBytes -= head.bytes;
@@ -255,6 +285,42 @@ export class IndexingPipeline {
     }
   }
 
+  /**
+   * Reports outcomes from the head (prepared, durable batch) on, in order, until an operation whose
+   * outcome is not known yet; once a report must be waited for, text bodies ahead are prepared so
+   * that more reports share the wait.
+   */
+  private reportAhead(): void {
+    const recorder = this.options.outcomes;
+    if (!recorder) {
+      this.items[this.head].gate = null;
+      return;
+    }
+    let waits = false;
+    let early = 0;
+    for (let i = this.head; i < this.items.length; i++) {
+      const p = this.items[i];
+      if (p.gate !== undefined) continue;
+      if (p.batch.ok === undefined) break;
+      if (!p.batch.ok) {
+        p.gate = null;
+        continue;
+      }
+      if (p.op.op === 'upsert') {
+        if (p.prepared === undefined && waits && p.op.doc.binary_base64 === null && early < REPORT_AHEAD) {
+          p.prepared = this.prepare(p.op);
+          early++;
+        }
+        if (p.prepared === undefined || p.prepared instanceof Promise) break;
+      }
+      const prepared = p.prepared as Prepared | undefined;
+      const failure = prepared?.kind === 'fail' ? failureMessage(prepared.message) : prepared?.kind === 'other' && p.op.op === 'upsert' ? failureMessage('not indexed') : undefined;
+      const durable = recorder.report(p.op, failure);
+      p.gate = durable ? durable.catch((err) => this.options.log.error('could not record a document status', { seq: p.op.seq, error: err })) : null;
+      if (durable) waits = true;
+    }
+  }
+
   private prepare(op: QueueOp): Prepared | Promise<Prepared> {
     if (op.op !== 'upsert') return { kind: 'other' };
     let body: BodyResult | Promise<BodyResult>;
@@ -285,7 +351,7 @@ export class IndexingPipeline {
         } else {
           // A version that cannot be indexed must not leave an older one (maybe with wider permissions) searchable.
           writer.delete(documentKey(op.doc.datasource, op.doc.id));
-          this.fail(op, prepared.kind === 'fail' ? prepared.message : 'not indexed');
+          this.fail(op, prepared.kind === 'fail' ? prepared.message : 'not indexed', false);
         }
       } else if (op.op === 'delete') {
         writer.delete(documentKey(op.datasource, op.id));
@@ -295,7 +361,7 @@ export class IndexingPipeline {
     } catch (err) {
       if (op.op === 'upsert') {
         writer.delete(documentKey(op.doc.datasource, op.doc.id));
-        this.fail(op, err instanceof Error ? err.message : String(err));
+        this.fail(op, err instanceof Error ? err.message : String(err), true);
       } else {
         this.options.log.error('indexing operation failed', { seq: op.seq, op: op.op, error: err });
       }
@@ -304,17 +370,21 @@ export class IndexingPipeline {
     this.appliedCount++;
   }
 
-  private fail(op: Extract<QueueOp, { op: 'upsert' }>, message: string): void {
+  /** `report`: the failure was not known before applying (an engine error), so it is reported now, not waited for. */
+  private fail(op: Extract<QueueOp, { op: 'upsert' }>, message: string, report: boolean): void {
     const key = documentKey(op.doc.datasource, op.doc.id);
     const st = this.options.statuses.get(key);
     if (st && st.seq === op.seq) {
       st.state = 'failed';
       st.outcome = 'failed';
-      st.message = `extraction or indexing failed: ${message}`;
+      st.message = failureMessage(message);
     }
+    if (report) this.options.outcomes?.report(op, failureMessage(message))?.catch((err) => this.options.log.error('could not record a document status', { seq: op.seq, error: err }));
     this.options.log.warn('document not indexed', { datasource: op.doc.datasource, id: op.doc.id, reason: message });
   }
 }
+
+const failureMessage = (message: string) => `extraction or indexing failed: ${message}`;
 
 function failed(err: unknown): Prepared {
   return { kind: 'fail', message: err instanceof Error ? err.message : String(err) };

@@ -20,7 +20,7 @@ import type { DatasourceState, PropertyDefinition } from '../indexing/state.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from '../search/index-schema.ts';
 import { documentSuffix } from './body.ts';
-import { queuedDocument, type NewQueueOp, type QueuedDocument } from './queue.ts';
+import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersion } from './queue.ts';
 import { documentItemSpans } from './raw-items.ts';
 import { documentSchema, fastValidDocument, PushEnvelopeSchema, type DocumentInput } from './schema.ts';
 import type { DocumentService } from './service.ts';
@@ -58,7 +58,7 @@ export interface PushOptions {
   waitTimeoutMs?: number;
 }
 
-type Decision = { result: PushResult; doc?: QueuedDocument; skipDelete?: { datasource: string; id: string } };
+type Decision = { result: PushResult; doc?: QueuedDocument; skipDelete?: { datasource: string; id: string; skipped: SkippedVersion } };
 
 /** A version the `already_indexed` rule compares with. */
 type Accepted = { last_modified: string | null; tokens: readonly string[] };
@@ -119,9 +119,10 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
   const mediaType = input.body?.mime_type;
   const suffix = documentSuffix({ mime_type: mediaType, binary: input.body?.binary_base64 !== undefined, title: input.title, path: input.path, path_preview: input.path_preview });
   if (suffix.length > MAX_SUFFIX_LENGTH) {
+    const message = `computed file suffix '${suffix}' is longer than ${MAX_SUFFIX_LENGTH} characters; the document is not indexed`;
     return {
-      result: { document_id: id, outcome: 'skipped', message: `computed file suffix '${suffix}' is longer than ${MAX_SUFFIX_LENGTH} characters; the document is not indexed` },
-      skipDelete: { datasource: input.datasource, id },
+      result: { document_id: id, outcome: 'skipped', message },
+      skipDelete: { datasource: input.datasource, id, skipped: { message, last_modified: input.last_modified ?? null, received_at: receivedAt } },
     };
   }
   const lastModified = input.last_modified ?? null;

@@ -92,9 +92,16 @@ function fromRecord(rec: QueueOp | RawUpsertRecord): QueueOp {
   return rec as QueueOp;
 }
 
+/** On a delete: the pushed version was skipped (the delete removes any older version); its status. */
+export interface SkippedVersion {
+  message: string;
+  last_modified: string | null;
+  received_at: number;
+}
+
 export type QueueOp =
   | { op: 'upsert'; seq: number; doc: QueuedDocument }
-  | { op: 'delete'; seq: number; datasource: string; id: string }
+  | { op: 'delete'; seq: number; datasource: string; id: string; skipped?: SkippedVersion }
   | { op: 'drop_datasource'; seq: number; datasource: string };
 
 /** An operation before a sequence number is assigned. */

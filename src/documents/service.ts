@@ -3,6 +3,12 @@
  * what the last engine commit does not contain, runs the pipeline, follows
  * engine commits (statuses, commit times, queue release, `?wait=true`), and
  * removes the documents of deleted datasources.
+ *
+ * Statuses: `queued`, `indexed` and `deleted` are tracked in memory (indexed
+ * documents are also answered from the committed index); `skipped` and `failed`
+ * are durable in `statuses.bin` (status-log.ts), loaded at start as of the
+ * engine's last commit, before the replayed queue operations (which decide the
+ * documents they touch).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,10 +17,12 @@ import { onIndexingEvent } from '../indexing/events.ts';
 import { indexingState } from '../indexing/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
+import { documentKey } from '../search/index-schema.ts';
 import { RecordLogWriter, replayFile } from '../storage/record-log.ts';
 import { IndexingPipeline, type BodyReader } from './pipeline.ts';
 import { DocumentQueue, type NewQueueOp, type QueueOp } from './queue.ts';
 import { CommitTimes, StatusRegistry } from './status.ts';
+import { readStatusLog, StatusLogWriter, type RejectedStatus } from './status-log.ts';
 
 export interface DocumentServiceOptions {
   dir: string;
@@ -24,6 +32,8 @@ export interface DocumentServiceOptions {
   log: Logger;
   now: () => number;
   maxPendingBytes?: number;
+  /** Records in statuses.bin before a compaction is considered (default 1,024). */
+  statusCompactMinRecords?: number;
 }
 
 const encoder = new TextEncoder();
@@ -41,6 +51,7 @@ export class DocumentService {
     readonly queue: DocumentQueue,
     readonly pipeline: IndexingPipeline,
     private readonly commitLog: RecordLogWriter,
+    readonly statusLog: StatusLogWriter,
     private readonly options: DocumentServiceOptions,
   ) {}
 
@@ -50,17 +61,23 @@ export class DocumentService {
     const commitsPath = join(options.dir, 'commit-times.bin');
     const replayed = await replayFile(commitsPath, options.log);
     const { queue, ops } = await DocumentQueue.open(join(options.dir, 'queue'), options.log, { minSeq: committedSeq });
+    const statusPath = join(options.dir, 'statuses.bin');
+    const statusLog = new StatusLogWriter(statusPath, await readStatusLog(statusPath, options.log, committedSeq), {
+      log: options.log,
+      compactMinRecords: options.statusCompactMinRecords,
+    });
     const pipeline = new IndexingPipeline(
-      { index: options.index, readBody: options.readBody, statuses: new StatusRegistry(), log: options.log, now: options.now, maxPendingBytes: options.maxPendingBytes },
+      { index: options.index, readBody: options.readBody, statuses: new StatusRegistry(), outcomes: statusLog, log: options.log, now: options.now, maxPendingBytes: options.maxPendingBytes },
       committedSeq,
     );
-    const service = new DocumentService(options.index, queue, pipeline, new RecordLogWriter(commitsPath, { size: replayed.size }), options);
+    const service = new DocumentService(options.index, queue, pipeline, new RecordLogWriter(commitsPath, { size: replayed.size }), statusLog, options);
     (pipeline as unknown as { options: { statuses: StatusRegistry } }).options.statuses = service.statuses;
     service.committedSeq = committedSeq;
     for (const rec of replayed.records) {
       const { seq, at } = JSON.parse(decoder.decode(rec)) as { seq: number; at: number };
       service.commitTimes.add(seq, at);
     }
+    await service.loadRejected();
     const replay = ops.filter((op) => op.seq > committedSeq);
     for (const op of replay) service.track(op, options.now());
     pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
@@ -121,6 +138,7 @@ export class DocumentService {
 
   async dropDatasource(name: string): Promise<void> {
     this.statuses.dropDatasource(name);
+    // The pipeline drops the durable statuses when it applies the drop (before the engine sees it).
     await this.enqueue({ op: 'drop_datasource', datasource: name });
   }
 
@@ -129,9 +147,45 @@ export class DocumentService {
     await this.pipeline.drained();
     await this.queue.close();
     await this.commitLog.close();
+    await this.statusLog.close();
   }
 
-  /** Record the effect of an operation in the status registry (queued / deleted). */
+  /**
+   * Durable skipped/failed statuses into the registry: those of datasources that no longer exist
+   * are dropped, those superseded by a later version in the committed index are forgotten.
+   */
+  private async loadRejected(): Promise<void> {
+    const known = indexingState({ state: this.options.state }).datasources;
+    const gone = new Set<string>();
+    const rejected: RejectedStatus[] = [];
+    const searcher = this.index.reader.searcher();
+    try {
+      for (const e of this.statusLog.values()) {
+        if (!known.has(e.datasource)) gone.add(e.datasource);
+        else if (Number(searcher.get(documentKey(e.datasource, e.document_id))?.stored.seq ?? -1) > e.seq) this.statusLog.forget(e.datasource, e.document_id);
+        else rejected.push(e);
+      }
+    } finally {
+      this.index.reader.release(searcher);
+    }
+    for (const name of gone) await this.statusLog.dropDatasource(name, this.committedSeq);
+    for (const e of rejected) {
+      this.statuses.set(documentKey(e.datasource, e.document_id), {
+        datasource: e.datasource,
+        document_id: e.document_id,
+        state: e.state,
+        outcome: e.state,
+        message: e.message,
+        last_modified: e.last_modified,
+        tokens: [],
+        seq: e.seq,
+        received_at: e.received_at,
+        committed_at: null,
+      });
+    }
+  }
+
+  /** Record the effect of an operation in the status registry (queued / deleted / skipped). */
   private track(op: QueueOp, now: number): void {
     if (op.op === 'upsert') {
       const d = op.doc;
@@ -145,6 +199,19 @@ export class DocumentService {
         tokens: d.tokens,
         seq: op.seq,
         received_at: d.received_at ?? now,
+        committed_at: null,
+      });
+    } else if (op.op === 'delete' && op.skipped) {
+      this.statuses.set(`${op.datasource}:${op.id}`, {
+        datasource: op.datasource,
+        document_id: op.id,
+        state: 'skipped',
+        outcome: 'skipped',
+        message: op.skipped.message,
+        last_modified: op.skipped.last_modified,
+        tokens: [],
+        seq: op.seq,
+        received_at: op.skipped.received_at,
         committed_at: null,
       });
     } else if (op.op === 'delete') {

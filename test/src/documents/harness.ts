@@ -28,6 +28,8 @@ export interface DocsHarnessOptions {
   maxPendingBytes?: number;
   /** Engine periodic commit (default 0: only on demand through `commit()`). */
   commitIntervalMs?: number;
+  /** Records in statuses.bin before a compaction is considered (service default). */
+  statusCompactMinRecords?: number;
 }
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
@@ -44,6 +46,7 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     log: silentLogger,
     now: () => Date.now(),
     maxPendingBytes: opts.maxPendingBytes,
+    statusCompactMinRecords: opts.statusCompactMinRecords,
   });
   const services: Services = { config, log: silentLogger, state, now: () => Date.now(), documents };
   const app = createApp(services);
