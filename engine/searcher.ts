@@ -58,6 +58,9 @@ export interface SearcherOptions {
   totalHitsThreshold?: number;
 }
 
+/** More-like-this queries (rare terms) score a segment exhaustively up to this many postings. */
+const MLT_EXHAUSTIVE_COST = 2048;
+
 export const MAX_LIMIT = 10000;
 export const MAX_OFFSET = 100000;
 
@@ -70,6 +73,7 @@ export class Searcher {
   private readonly stats: GlobalStats;
   private readonly cache: FilterCache;
   private readonly analyzer: NonNullable<SearcherOptions['analyzer']>;
+  private bySize: string[] | undefined;
 
   constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
     this.generation = options.generation;
@@ -169,6 +173,42 @@ export class Searcher {
     return [...out].sort();
   }
 
+  /**
+   * Live docs carrying any of `values` in keyword column `field` and accepted by
+   * `filter`, in index order (segment order, then doc id), at most `limit`: what
+   * a blank-query search with that keyword filter returns, read from the
+   * column's doc lists instead of enumerating every doc.
+   */
+  withKeyword(field: string, values: readonly string[], opts: { filter?: Filter; limit: number }): Hit[] {
+    const keywordFilter: Filter = { keyword: field, anyOf: [...values] };
+    validateFilter(opts.filter ? { and: [keywordFilter, opts.filter] } : keywordFilter, this.options.schema);
+    const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
+    const out: Hit[] = [];
+    if (limit === 0) return out;
+    const fkey = opts.filter ? filterKey(opts.filter) : '';
+    for (let i = 0; i < this.segments.length && out.length < limit; i++) {
+      const r = this.segments[i];
+      if (r.numDocs === 0) continue;
+      const docs: number[] = [];
+      for (const v of new Set(values)) {
+        const it = r.keywordDocs(field, v);
+        if (it) for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) docs.push(d);
+      }
+      if (docs.length === 0) continue;
+      docs.sort((a, b) => a - b);
+      const accept = opts.filter ? compileFilter(opts.filter, fkey, r, this.cache, docs.length).matches : null;
+      let prev = -1;
+      for (const d of docs) {
+        if (d === prev) continue;
+        prev = d;
+        if (r.isDeleted(d) || (accept && !accept(d))) continue;
+        out.push(this.hit(this.bases[i] + d, 0));
+        if (out.length >= limit) break;
+      }
+    }
+    return out;
+  }
+
   /** Best passages of the hit's text fields for `query` (see highlight/passages.ts). */
   highlight(
     hit: Hit,
@@ -208,8 +248,12 @@ export class Searcher {
     return '';
   }
 
-  /** Docs most similar to `key` by its top tf-idf terms; the doc itself excluded. */
-  moreLikeThis(key: string, opts: { filter?: Filter; limit: number } & Partial<MoreLikeThisOptions>): Hit[] {
+  /**
+   * Docs most similar to `key` by its top tf-idf terms; the doc itself excluded.
+   * `fields`: the text fields whose terms are considered and on which the
+   * generated query is scored (default: all).
+   */
+  moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
     if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.locate(key);
@@ -217,13 +261,23 @@ export class Searcher {
     const r = this.segments[loc.segment];
     const texts = r.text(loc.doc);
     const lang = r.language(loc.doc);
+    const from = opts.fields ? this.fields.filter((f) => opts.fields!.includes(f.name)) : this.fields;
+    const fields = this.fieldsBySize().filter((name) => from.some((f) => f.name === name));
     const stats = {
       numDocs: this.numDocs,
-      docFreq: (term: string) => Math.max(0, ...this.fields.map((f) => this.stats.docFreq(f.name, term))),
+      docFreq: (term: string, atMost: number) => {
+        let df = 0;
+        for (const f of fields) {
+          const d = this.stats.docFreqAtMost(f, term, atMost);
+          if (d > df) df = d;
+          if (df > atMost) break;
+        }
+        return df;
+      },
     };
-    const terms = selectTerms(this.fields.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts);
+    const terms = selectTerms(from.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts);
     if (terms.length === 0) return [];
-    const { top } = this.topDocs(termsQuery(terms, lang), opts.filter, limit, this.bases[loc.segment] + loc.doc);
+    const { top } = this.topDocs(termsQuery(terms, lang), opts.filter, limit, this.bases[loc.segment] + loc.doc, from, MLT_EXHAUSTIVE_COST);
     return top.sorted().map((h) => this.hit(h.doc, h.score));
   }
 
@@ -248,11 +302,19 @@ export class Searcher {
     return found.slice(0, Math.max(0, opts.limit)).map((f) => this.hit(f.g, 1 - f.distance / 64));
   }
 
-  private topDocs(parsed: ParsedQuery, filter: Filter | undefined, k: number, excludeGlobal: number) {
+  private topDocs(parsed: ParsedQuery, filter: Filter | undefined, k: number, excludeGlobal: number, fields = this.fields, exhaustiveMaxCost = 0) {
     return executeQuery(
-      { segments: this.segments, bases: this.bases, fields: this.fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
-      { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0 },
+      { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
+      { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0, exhaustiveMaxCost },
     );
+  }
+
+  /** Text field names, most indexed tokens first (where a common term shows its df soonest). */
+  private fieldsBySize(): string[] {
+    return (this.bySize ??= this.fields
+      .map((f) => ({ name: f.name, tokens: this.stats.field(f.name).avgdl * this.stats.field(f.name).docCount }))
+      .sort((a, b) => b.tokens - a.tokens)
+      .map((f) => f.name));
   }
 
   /** Group hits (best first) whose signatures are within 3 bits of a better hit. */

@@ -9,15 +9,17 @@
  * sequential latency (p50, p99) and searches/s with 16 concurrent clients.
  *
  *   node --import tsx bench/search/http.ts [--docs 1000000] [--seconds 20] [--concurrency 16] [--keep DIR] [--push-only]
+ *     [--server-prof DIR]
  *
  * With --keep DIR the data directory is kept (and reused when it already holds
- * the set: pushing is skipped); --push-only stops after pushing and committing.
+ * the set: pushing is skipped); --push-only stops after pushing and committing;
+ * --server-prof DIR writes a V8 CPU profile of the server into DIR.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGcide } from '../corpora/gcide.ts';
@@ -34,6 +36,8 @@ const SECONDS = Number(arg('seconds', '20'));
 const CONCURRENCY = Number(arg('concurrency', '16'));
 const KEEP = arg('keep', '');
 const PUSH_ONLY = process.argv.includes('--push-only');
+/** Directory for a V8 CPU profile of the server process (written when it exits). */
+const SERVER_PROF = arg('server-prof', '');
 const MASTER = 'bench-master-key-0123456789abcdef';
 const USER = 'bench.user@example.com';
 const BATCH = 1000;
@@ -51,12 +55,21 @@ async function freePort(): Promise<number> {
 }
 
 function startServer(dataDir: string, port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(ROOT, 'src/main.ts')], {
+  const prof = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', ...prof, '--import', 'tsx', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, ADMIN_KEY: MASTER, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COMMIT_INTERVAL_MS: '2000', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return child;
+}
+
+/** User + system CPU time of a process in ms (/proc/PID/stat, clock ticks of 10 ms). */
+function serverCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMB(pid: number): number {
@@ -190,26 +203,31 @@ async function main(): Promise<void> {
 
   for (let w = 0; w < 300; w++) await one();
   const seq: number[] = [];
+  const cpu0 = serverCpuMs(server.pid);
   for (let n = 0; n < 1000; n++) seq.push(await one());
+  const seqCpu = (serverCpuMs(server.pid) - cpu0) / 1000;
   const sequential = summarizeLatencies(seq);
   const avgResults = resultsSeen / (300 + 1000);
 
   const conc: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   const t0 = performance.now();
+  const cpu1 = serverCpuMs(server.pid);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() < deadline) conc.push(await one());
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
+  const concCpu = (serverCpuMs(server.pid) - cpu1) / conc.length;
   const concurrent = summarizeLatencies(conc);
   const rss = server.pid ? rssMB(server.pid) : NaN;
   const f = (x: number) => x.toFixed(1);
-  console.log('\n| Scenario | Documents | p50 ms | p99 ms | searches/s |');
-  console.log('|---|---|---|---|---|');
-  console.log(`| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} |`);
-  console.log(`| ${CONCURRENCY} concurrent clients, ${SECONDS} s | ${DOCS.toLocaleString()} | ${f(concurrent.p50Ms)} | ${f(concurrent.p99Ms)} | ${f(conc.length / elapsed)} |`);
+  console.log('\n| Scenario | Documents | p50 ms | p99 ms | searches/s | server CPU ms/search |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} | ${f(seqCpu)} |`);
+  console.log(`| ${CONCURRENCY} concurrent clients, ${SECONDS} s | ${DOCS.toLocaleString()} | ${f(concurrent.p50Ms)} | ${f(concurrent.p99Ms)} | ${f(conc.length / elapsed)} | ${f(concCpu)} |`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (server CPU: user + system time of the server process per search)`);
   console.log(`\nuser: 50 groups in each of ${DATASOURCES.length} datasources (25 direct, 25 nested); mean results per search ${avgResults.toFixed(1)}; server RSS ${f(rss)} MB`);
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

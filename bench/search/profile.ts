@@ -23,7 +23,7 @@ const state = await openState(config, silentLogger);
 const index = await openSearchIndex(config, silentLogger);
 const totals = new Map<string, { ms: number; calls: number }>();
 const proto = Searcher.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
-for (const name of ['search', 'get', 'highlight', 'summary', 'moreLikeThis', 'duplicatesOf']) {
+for (const name of ['search', 'get', 'highlight', 'summary', 'moreLikeThis', 'duplicatesOf', 'withKeyword']) {
   const orig = proto[name];
   proto[name] = function (this: unknown, ...args: unknown[]) {
     const t = performance.now();

@@ -9,8 +9,9 @@
  * so a title match counts as `boost` extra occurrences before saturation
  * instead of adding a second, separately saturated BM25 score.
  *
- * Bounds for pruning come from the fields' impacts (see maxScoreIn); lengths
- * of fields without the term only lengthen dl, so they are left out of bounds.
+ * Bounds for pruning come from the fields' impacts (see maxScoreIn); fields
+ * without the term in a doc still lengthen its dl by at least their minimum
+ * length in the segment, which bounds add.
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { Impact, PostingsIterator, SegmentReader } from '../segment/types.ts';
@@ -32,6 +33,8 @@ class FieldCursor {
   /** Bound of this field alone over the current block (valid while boundEnd === blockEnd). */
   bound = 0;
   boundEnd = -2;
+  /** boost × the field's minimum length in the segment (the whole minimum when the field is unknown). */
+  minLength = 0;
 
   /** @param field index of the cursor's field in the schema's text fields (-1: unknown). */
   constructor(readonly it: PostingsIterator, readonly boost: number, readonly field: number) {}
@@ -43,6 +46,20 @@ class FieldCursor {
     }
     return this.blockEnd;
   }
+}
+
+/** Smallest decoded length in a norms array (0 without norms), computed once per array. */
+const minLengths = new WeakMap<Uint8Array, number>();
+function minLength(norms: Uint8Array | null): number {
+  if (norms === null) return 0;
+  let m = minLengths.get(norms);
+  if (m === undefined) {
+    let b = 255;
+    for (let d = 0; d < norms.length && b > 0; d++) if (NORM_TABLE[norms[d]] < NORM_TABLE[b]) b = norms[d];
+    m = norms.length > 0 ? NORM_TABLE[b] : 0;
+    minLengths.set(norms, m);
+  }
+  return m;
 }
 
 /** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */
@@ -72,6 +89,21 @@ export class CombinedScorer implements Scorer {
     this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
     this.maxScore = w.weight;
     this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
+    // Every doc's dl includes each field's weighted length, at least the field's minimum
+    // in this segment: bounds add the minima of the fields outside the subset they cover.
+    const mins = this.norms.map((n, i) => fields[i].boost * minLength(n));
+    this.minTotal = mins.reduce((a, b) => a + b, 0);
+    for (const c of this.cursors) c.minLength = c.field >= 0 ? mins[c.field] : this.minTotal;
+  }
+
+  /** Σ over all fields of boost × the field's minimum length in the segment. */
+  private readonly minTotal: number;
+
+  /** Weighted minimum length of the fields outside `mask` (bits over the active cursors). */
+  private outside(active: FieldCursor[], mask: number): number {
+    let m = this.minTotal;
+    for (let i = 0; i < this.na; i++) if (mask & (1 << i)) m -= active[i].minLength;
+    return m > 0 ? m : 0;
   }
 
   private settle(): number {
@@ -245,13 +277,14 @@ export class CombinedScorer implements Scorer {
   private na = 0;
 
   private subsetBound(active: FieldCursor[], mask: number): number {
+    const rest = this.outside(active, mask);
     if ((mask & (mask - 1)) === 0) {
       const c = active[31 - Math.clz32(mask)];
       let best = 0;
       const win = c.window;
       for (let k = 0; k < c.wn; k++) {
         const imp = win[k];
-        const v = bm25Score(this.w, c.boost * imp.freq, c.boost * imp.norm);
+        const v = bm25Score(this.w, c.boost * imp.freq, c.boost * imp.norm + rest);
         if (v > best) best = v;
       }
       return best;
@@ -274,9 +307,9 @@ export class CombinedScorer implements Scorer {
         f += active[i].boost * mf;
         n += active[i].boost * mn;
       }
-      return bm25Score(this.w, f, n);
+      return bm25Score(this.w, f, n + rest);
     }
-    return this.walk(active, mask, 0, 0, 0);
+    return this.walk(active, mask, 0, 0, rest);
   }
 
   /** Max of bm25 over one impact per field of `mask`, from field `i` on, with partial sums f and n. */

@@ -34,6 +34,12 @@ export interface ExecuteRequest {
   excludeGlobal: number;
   pruning: boolean;
   totalHitsThreshold: number;
+  /**
+   * Segments where the scoring clauses hold at most this many postings in all
+   * are scored exhaustively (same hits; cheaper than MaxScore's windows for a few
+   * short postings lists, such as more-like-this queries of rare terms). Default 0.
+   */
+  exhaustiveMaxCost?: number;
 }
 
 export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: TopDocs; st: CollectState } {
@@ -78,7 +84,7 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
     const nextCandidate = bits ? (from: number) => nextSetBit(bits, from, maxDoc) : null;
     const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, bits, docBase: ctx.bases[i], maxDoc };
     if (plan.empty) collectAll(task, top, st);
-    else scoreSegment(task, top, st, req.pruning);
+    else scoreSegment(task, top, st, req.pruning && cost > (req.exhaustiveMaxCost ?? 0));
   });
   return { top, st };
 }

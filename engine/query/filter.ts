@@ -61,8 +61,24 @@ export function validateFilter(filter: Filter, schema: FilterSchema, limits: Par
   walk(filter, 0);
 }
 
-/** Stable text of a filter, used as cache key (value order does not matter). */
+const keys = new WeakMap<object, string>();
+
+/**
+ * Stable text of a filter, used as cache key (value order does not matter).
+ * Memoised per filter object, so a filter passed to several calls (the viewer's
+ * access-token set) is canonicalised once and its key string hashed once: a
+ * filter object must not be changed after it is handed to the engine.
+ */
 export function filterKey(f: Filter): string {
+  let k = keys.get(f);
+  if (k === undefined) {
+    k = computeKey(f);
+    keys.set(f, k);
+  }
+  return k;
+}
+
+function computeKey(f: Filter): string {
   if ('and' in f) return `and(${f.and.map(filterKey).sort().join(',')})`;
   if ('or' in f) return `or(${f.or.map(filterKey).sort().join(',')})`;
   if ('not' in f) return `not(${filterKey(f.not)})`;
@@ -70,33 +86,84 @@ export function filterKey(f: Filter): string {
   return `num(${JSON.stringify(f.numeric)}:${f.gte ?? ''}:${f.lte ?? ''})`;
 }
 
-/** Bitsets per (segment id, filter key), least recently used evicted past `maxBytes` (default 64 MiB). */
+/** Distinct filter keys whose use counts are kept before the counts start over. */
+const MAX_USAGE_KEYS = 4096;
+
+interface CacheEntry {
+  key: string;
+  segmentId: string;
+  bits: Uint32Array;
+}
+
+/**
+ * Bitsets per (segment id, filter key), least recently used evicted past
+ * `maxBytes` (default 64 MiB), as Lucene's LRUQueryCache. Segments are
+ * immutable and deletions are checked apart, so an entry stays valid for the
+ * segment's life. Entries are found by filter key, then segment id (no
+ * concatenated key per lookup: a key of hundreds of access tokens is hashed
+ * once per string object).
+ */
 export class FilterCache {
-  private readonly map = new Map<string, Uint32Array>();
+  private readonly byKey = new Map<string, Map<string, CacheEntry>>();
+  /** Entries, least recently used first. */
+  private readonly lru = new Set<CacheEntry>();
+  /** Build costs and use counts of filters not (or no longer) cached, per key then segment. */
+  private readonly uses = new Map<string, Map<string, { cost: number; uses: number }>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
   get(segmentId: string, key: string): Uint32Array | undefined {
-    const k = `${segmentId}\u0000${key}`;
-    const v = this.map.get(k);
-    if (v) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
+    const e = this.byKey.get(key)?.get(segmentId);
+    if (!e) return undefined;
+    this.lru.delete(e);
+    this.lru.add(e);
+    return e.bits;
   }
 
   set(segmentId: string, key: string, bits: Uint32Array): void {
-    const k = `${segmentId}\u0000${key}`;
-    const old = this.map.get(k);
-    if (old) this.bytes -= old.byteLength;
-    this.map.set(k, bits);
+    let inner = this.byKey.get(key);
+    if (!inner) this.byKey.set(key, (inner = new Map()));
+    const old = inner.get(segmentId);
+    if (old) this.remove(old);
+    const e: CacheEntry = { key, segmentId, bits };
+    inner.set(segmentId, e);
+    this.lru.add(e);
     this.bytes += bits.byteLength;
-    for (const [key2, v] of this.map) {
-      if (this.bytes <= this.maxBytes || key2 === k) break;
-      this.map.delete(key2);
-      this.bytes -= v.byteLength;
+    for (const v of this.lru) {
+      if (this.bytes <= this.maxBytes || v === e) break;
+      this.remove(v);
+    }
+  }
+
+  /**
+   * Build cost of (segment, filter) as `compute` gives it, memoised, and the
+   * number of times the pair was asked for (this call included).
+   */
+  usage(segmentId: string, key: string, compute: () => number): { cost: number; uses: number } {
+    let inner = this.uses.get(key);
+    if (!inner) {
+      if (this.uses.size >= MAX_USAGE_KEYS) this.uses.clear();
+      this.uses.set(key, (inner = new Map()));
+    }
+    let u = inner.get(segmentId);
+    if (!u) inner.set(segmentId, (u = { cost: compute(), uses: 0 }));
+    u.uses++;
+    return u;
+  }
+
+  /** Bytes held by the cached bitsets. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private remove(e: CacheEntry): void {
+    this.lru.delete(e);
+    this.bytes -= e.bits.byteLength;
+    const inner = this.byKey.get(e.key);
+    if (inner?.get(e.segmentId) === e) {
+      inner.delete(e.segmentId);
+      if (inner.size === 0) this.byKey.delete(e.key);
     }
   }
 }
@@ -188,8 +255,10 @@ export interface CompiledFilter {
 
 /**
  * Compile `filter` for one segment: a cached bitset when present; per-doc
- * checks when `queryCost` (docs the query may enumerate) is under an eighth of
- * the bitset's build cost; otherwise build the bitset and cache it.
+ * checks on the first use of the filter on the segment when `queryCost` (docs
+ * the query may enumerate) is under an eighth of the bitset's build cost;
+ * otherwise (a repeated filter, such as a viewer's access-token set, or an
+ * expensive query) build the bitset and cache it.
  */
 export function compileFilter(
   filter: Filter,
@@ -200,7 +269,8 @@ export function compileFilter(
 ): CompiledFilter {
   let bits = cache.get(reader.id, key);
   if (!bits) {
-    if (queryCost * 8 < filterBuildCost(filter, reader)) return { matches: filterPredicate(filter, reader), bits: null };
+    const u = cache.usage(reader.id, key, () => filterBuildCost(filter, reader));
+    if (u.uses < 2 && queryCost * 8 < u.cost) return { matches: filterPredicate(filter, reader), bits: null };
     bits = buildFilterBits(filter, reader);
     cache.set(reader.id, key, bits);
   }

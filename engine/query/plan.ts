@@ -63,12 +63,18 @@ export interface PlanContext {
  */
 const absentTerms = new WeakMap<SegmentReader, Set<string>>();
 const ABSENT_LIMIT = 50_000;
+/** Entries of GlobalStats' memo of capped document frequencies before it is cleared. */
+const CAPPED_LIMIT = 200_000;
+/** (field, term) pairs whose per-segment dfs a GlobalStats memoises before starting over. */
+const DF_LIMIT = 100_000;
 
 /** Global statistics, memoised per searcher. */
 export class GlobalStats {
   private readonly df = new Map<string, Float64Array>();
   private readonly pending = new Map<string, PostingsIterator>();
   private readonly fieldStats = new Map<string, { docCount: number; avgdl: number }>();
+  private readonly capped = new Map<string, { df: number; exact: boolean }>();
+  private bySize: number[] | undefined;
 
   constructor(private readonly segments: readonly SegmentReader[]) {}
 
@@ -95,6 +101,41 @@ export class GlobalStats {
     return per[per.length - 1];
   }
 
+  /**
+   * df of (field, term), exact when at most `atMost`, else some value above it:
+   * segments are visited largest first and the sum stops once past `atMost`.
+   * Dictionary lookups only (no postings opened); bounded memo per searcher.
+   */
+  docFreqAtMost(field: string, term: string, atMost: number): number {
+    const k = `${field}\u0000${term}`;
+    const memo = this.df.get(k);
+    if (memo !== undefined) return memo[memo.length - 1];
+    const known = this.capped.get(k);
+    if (known !== undefined && (known.exact || known.df > atMost)) return known.df;
+    const order = (this.bySize ??= this.segments.map((_, i) => i).sort((a, b) => this.segments[b].maxDoc - this.segments[a].maxDoc || a - b));
+    const per = new Float64Array(this.segments.length + 1);
+    let sum = 0;
+    let exact = true;
+    for (const i of order) {
+      const df = this.segments[i].termStats(field, term)?.docFreq ?? 0;
+      per[i] = df;
+      sum += df;
+      if (sum > atMost) {
+        exact = false;
+        break;
+      }
+    }
+    if (exact) {
+      // Complete per-segment dfs: later plans of this term skip the segments without it.
+      per[this.segments.length] = sum;
+      this.remember(k, per);
+      return sum;
+    }
+    if (this.capped.size >= CAPPED_LIMIT) this.capped.clear();
+    this.capped.set(k, { df: sum, exact });
+    return sum;
+  }
+
   /** Postings (without positions) of (field, term) in segment `i`: the one opened for statistics if unused, else a new one. */
   postings(field: string, term: string, i: number): PostingsIterator | null {
     const k = `${field}\u0000${term}\u0000${i}`;
@@ -109,6 +150,15 @@ export class GlobalStats {
   /** df of (field, term) in segment `i` (0 means: do not open its postings there). */
   segmentDocFreq(field: string, term: string, i: number): number {
     return this.perSegment(field, term)[i];
+  }
+
+  /** Memoise per-segment dfs; past DF_LIMIT terms the memo (and unused postings) start over. */
+  private remember(k: string, per: Float64Array): void {
+    if (this.df.size >= DF_LIMIT) {
+      this.df.clear();
+      this.pending.clear();
+    }
+    this.df.set(k, per);
   }
 
   /** Per-segment dfs followed by their sum. */
@@ -138,7 +188,7 @@ export class GlobalStats {
         sum += df;
       }
       per[this.segments.length] = sum;
-      this.df.set(k, per);
+      this.remember(k, per);
     }
     return per;
   }

@@ -10,6 +10,30 @@ export interface TermEntry extends TermMeta {
   term: string;
 }
 
+/** Lookups remembered per term dictionary (one field of one segment). */
+const RECENT_LOOKUPS = 4096;
+
+/** Scratch bytes of findInBlock (single-threaded, never held across calls). */
+let sharedScratch: Uint8Array = new Uint8Array(256);
+/** The last term encoded: a lookup of one term across many segments and fields encodes it once. */
+let lastTerm = '';
+let lastBytes: Uint8Array = new Uint8Array(0);
+
+function encodedTerm(term: string): Uint8Array {
+  if (term !== lastTerm) {
+    lastBytes = encodeUtf8(term);
+    lastTerm = term;
+  }
+  return lastBytes;
+}
+
+/** Multi-byte varint at `pos`: [value, position after it]. */
+function varintAt(buf: Uint8Array, pos: number): [number, number] {
+  const r = new ByteReader(buf, pos);
+  const v = r.varint();
+  return [v, r.pos];
+}
+
 export class TermsReader {
   private readonly firstTerms: (string | undefined)[];
 
@@ -21,7 +45,23 @@ export class TermsReader {
     this.firstTerms = new Array(blockIndex.length);
   }
 
+  /**
+   * Recent lookups (hits and misses), oldest first: a term is often looked up twice in a
+   * row (its df for statistics, then its postings) and common terms in every search.
+   */
+  private readonly recent = new Map<string, TermMeta | null>();
+
+  /** Metadata of `term`, or null when absent. The returned object is shared: do not modify it. */
   lookup(term: string): TermMeta | null {
+    const r = this.recent.get(term);
+    if (r !== undefined) return r;
+    const m = this.find(term);
+    if (this.recent.size >= RECENT_LOOKUPS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(term, m);
+    return m;
+  }
+
+  private find(term: string): TermMeta | null {
     const nb = this.blockIndex.length;
     if (nb === 0) return null;
     // last block whose first term <= term
@@ -34,49 +74,60 @@ export class TermsReader {
     }
     const first = this.firstTerm(lo);
     if (first > term) return null;
-    return this.findInBlock(lo, encodeUtf8(term), term);
+    if (first === term) return this.findInBlock(lo, encodedTerm(term), term, 1);
+    return this.findInBlock(lo, encodedTerm(term), term, TERMS_PER_BLOCK);
   }
 
-  /** Scans block `b` for the term (compared as decoded strings, so the JS sort order holds). */
-  private findInBlock(b: number, target: Uint8Array, term: string): TermMeta | null {
+  /**
+   * Scans at most `limit` entries of block `b` for the term. Entries are in JS
+   * string order; the scan stops at the first entry past the term, decided on
+   * the bytes (UTF-8 byte order agrees with UTF-16 order unless the first
+   * differing bytes are both >= 0xEE; then the entry is decoded and compared).
+   */
+  private findInBlock(b: number, target: Uint8Array, term: string, limit: number): TermMeta | null {
     const data = this.data;
-    const r = new ByteReader(data, this.blockIndex[b]);
-    const n = Math.min(TERMS_PER_BLOCK, this.count - b * TERMS_PER_BLOCK);
-    let scratch = new Uint8Array(Math.max(64, target.length));
+    let pos = this.blockIndex[b];
+    const n = Math.min(TERMS_PER_BLOCK, limit, this.count - b * TERMS_PER_BLOCK);
+    const tlen = target.length;
+    let scratch = sharedScratch;
     let docStart = 0;
     let posStart = 0;
     for (let i = 0; i < n; i++) {
-      const prefix = r.varint();
-      const suffix = r.varint();
+      let v: number;
+      // varints inlined (ByteReader.varint): prefix, suffix, docFreq, ttf delta, doc delta, pos delta
+      let prefix = data[pos++];
+      if (prefix >= 0x80) [prefix, pos] = varintAt(data, pos - 1);
+      let suffix = data[pos++];
+      if (suffix >= 0x80) [suffix, pos] = varintAt(data, pos - 1);
       const len = prefix + suffix;
       if (len > scratch.length) {
         const next = new Uint8Array(len * 2);
         next.set(scratch.subarray(0, prefix));
-        scratch = next;
+        scratch = sharedScratch = next;
       }
-      for (let k = 0; k < suffix; k++) scratch[prefix + k] = data[r.pos + k];
-      r.pos += suffix;
-      const docFreq = r.varint();
-      const ttfDelta = r.varint();
-      if (i === 0) {
-        docStart = r.varint();
-        posStart = r.varint();
-      } else {
-        docStart += r.varint();
-        posStart += r.varint();
+      for (let k = 0; k < suffix; k++) scratch[prefix + k] = data[pos + k];
+      pos += suffix;
+      let docFreq = data[pos++];
+      if (docFreq >= 0x80) [docFreq, pos] = varintAt(data, pos - 1);
+      let ttfDelta = data[pos++];
+      if (ttfDelta >= 0x80) [ttfDelta, pos] = varintAt(data, pos - 1);
+      v = data[pos++];
+      if (v >= 0x80) [v, pos] = varintAt(data, pos - 1);
+      docStart = i === 0 ? v : docStart + v;
+      v = data[pos++];
+      if (v >= 0x80) [v, pos] = varintAt(data, pos - 1);
+      posStart = i === 0 ? v : posStart + v;
+      const m = len < tlen ? len : tlen;
+      let k = 0;
+      while (k < m && scratch[k] === target[k]) k++;
+      if (k === m) {
+        if (len === tlen) return { docFreq, totalTermFreq: ttfDelta + docFreq, docStart, posStart };
+        if (len > tlen) return null; // the term is a proper prefix of the entry: entry > term
+        continue;
       }
-      if (len === target.length) {
-        let eq = true;
-        for (let k = 0; k < len; k++) {
-          if (scratch[k] !== target[k]) {
-            eq = false;
-            break;
-          }
-        }
-        if (eq) return { docFreq, totalTermFreq: ttfDelta + docFreq, docStart, posStart };
+      if (scratch[k] > target[k]) {
+        if ((scratch[k] < 0xee && target[k] < 0xee) || decodeUtf8(scratch, 0, len) > term) return null;
       }
-      // stop early once past the term in sort order (only decode when the first byte says so)
-      if (scratch[0] > target[0] && decodeUtf8(scratch, 0, len) > term) return null;
     }
     return null;
   }

@@ -26,8 +26,11 @@ export const DEFAULT_MLT: Readonly<MoreLikeThisOptions> = Object.freeze({
 });
 
 export interface MltStats {
-  /** Docs containing `term` in any text field (max over fields), and docs in the index. */
-  docFreq(term: string): number;
+  /**
+   * Docs containing `term` in any text field (max over fields), and docs in the index.
+   * Exact when at most `atMost`; above it, any value over `atMost` (the term is rejected).
+   */
+  docFreq(term: string, atMost: number): number;
   numDocs: number;
 }
 
@@ -47,17 +50,35 @@ export function selectTerms(
       tf.set(t.term, (tf.get(t.term) ?? 0) + 1);
     }
   }
-  const scored: { term: string; score: number }[] = [];
   const n = Math.max(1, stats.numDocs);
-  for (const [term, f] of tf) {
-    if (f < o.minTermFreq) continue;
-    const df = stats.docFreq(term);
-    if (df === 0 || df > n * o.maxDocFreqRatio) continue;
+  const maxDf = n * o.maxDocFreqRatio;
+  const k = Math.max(0, Math.floor(o.maxQueryTerms));
+  if (k === 0) return [];
+  // Likely strong terms first (frequent in the doc, long), so that the k-th best score
+  // rises early and bounds the df worth counting for the rest (exact: a term whose df
+  // exceeds the bound scores below the k-th best).
+  const cands = [...tf].filter(([, f]) => f >= o.minTermFreq).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
+  const top: { term: string; score: number }[] = [];
+  const better = (a: { term: string; score: number }, b: { term: string; score: number }) => a.score > b.score || (a.score === b.score && a.term < b.term);
+  for (const [term, f] of cands) {
+    let cap = maxDf;
+    if (top.length === k) {
+      // tf × idf(df) >= kth  <=>  df <= (n + 0.5 - 0.5 E) / (1 + E) with E = e^(kth / tf) - 1 (one df of margin)
+      const e = Math.exp(top[k - 1].score / f) - 1;
+      const bound = Math.floor((n + 0.5 - 0.5 * e) / (1 + e)) + 1;
+      cap = Number.isNaN(bound) ? 1 : Math.max(1, Math.min(maxDf, bound));
+    }
+    const df = stats.docFreq(term, cap);
+    if (df === 0 || df > cap) continue;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    scored.push({ term, score: f * idf });
+    const entry = { term, score: f * idf };
+    if (top.length === k && !better(entry, top[k - 1])) continue;
+    let i = top.length;
+    while (i > 0 && better(entry, top[i - 1])) i--;
+    top.splice(i, 0, entry);
+    if (top.length > k) top.pop();
   }
-  scored.sort((a, b) => b.score - a.score || (a.term < b.term ? -1 : 1));
-  return scored.slice(0, o.maxQueryTerms);
+  return top;
 }
 
 /** An OR query over the selected terms. */

@@ -5,7 +5,9 @@
  * are keyed by (snapshot generation, token-set id, document key): a commit or
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
- * Least recently used entries are evicted past `maxEntries`.
+ * Least recently used entries are evicted past `maxEntries`. A second map keeps
+ * the small related-document entries (id, title, path preview, datasource) by
+ * segment doc, so a document listed again is not read from the stored fields again.
  */
 import type { RelatedDoc } from './result.ts';
 
@@ -17,6 +19,8 @@ export interface RelatedLists {
 
 export class RelatedCache {
   private readonly entries = new Map<string, RelatedLists>();
+  /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
+  private readonly docs = new Map<string, RelatedDoc>();
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
@@ -55,6 +59,24 @@ export class RelatedCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
+  }
+
+  /**
+   * The related-document entry of a document version, read once: `id` names a
+   * segment's doc (segments are immutable, so the entry never changes). Entries
+   * say nothing about visibility; lists are filtered before entries are made.
+   */
+  relatedDoc(id: string, make: () => RelatedDoc): RelatedDoc {
+    let d = this.docs.get(id);
+    if (d === undefined) {
+      d = make();
+      if (this.docs.size >= this.maxEntries) {
+        const oldest = this.docs.keys().next().value;
+        if (oldest !== undefined) this.docs.delete(oldest);
+      }
+      this.docs.set(id, d);
+    }
+    return d;
   }
 
   get size(): number {

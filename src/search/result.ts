@@ -64,18 +64,26 @@ export const RELATED_DOC_FIELDS = ['id', 'title', 'path_preview', 'data_source']
 export const RELATED_LIMITS = { similar: 5, duplicates: 10, sameThread: 5 } as const;
 export const MAX_HIGHLIGHTS = 3;
 /**
- * More-like-this for `similar_docs`: the document's 5 best tf-idf terms among those in at
- * most 0.1% of the documents (at least 50 documents, at most half): rare, distinctive terms
- * keep the lookup cheap at scale.
+ * More-like-this for `similar_docs`: the document's 5 best tf-idf terms of its title and body
+ * (not `meta`: author and path would make "similar" mean "same author or folder") among those
+ * in at most 0.1% of the documents (at least 50 documents, at most half): rare, distinctive
+ * terms keep the lookup cheap at scale.
  */
-export function similarOptions(numDocs: number): { maxQueryTerms: number; maxDocFreqRatio: number } {
-  return { maxQueryTerms: 5, maxDocFreqRatio: Math.min(0.5, Math.max(0.001, 50 / Math.max(1, numDocs))) };
+export function similarOptions(numDocs: number): { maxQueryTerms: number; maxDocFreqRatio: number; fields: string[] } {
+  return { maxQueryTerms: 5, maxDocFreqRatio: Math.min(0.5, Math.max(0.001, 50 / Math.max(1, numDocs))), fields: ['title', 'body'] };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function related(key: string, stored: Record<string, unknown>): RelatedDoc {
   return { id: key, title: str(stored.title), path_preview: str(stored.path_preview), data_source: str(stored.datasource) };
+}
+
+/** The entry of an engine hit; stored fields are read (decompressed) only on a cache miss. */
+function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
+  const store = ctx.cache?.store;
+  if (!store || !h.ref) return related(h.key, h.stored);
+  return store.relatedDoc(`${h.ref.segmentId}\u0000${h.ref.doc}`, () => related(h.key, h.stored));
 }
 
 /** Compound sub values, '' for subs the datasource no longer declares. */
@@ -101,7 +109,7 @@ function relatedLists(ctx: RecordContext, key: string, thread: string | undefine
   const cached = ctx.cache?.store.get(ctx.cache.scope, key);
   if (cached) return cached;
   const { searcher, visibility } = ctx;
-  const duplicates = searcher.duplicatesOf(key, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => related(d.key, d.stored));
+  const duplicates = searcher.duplicatesOf(key, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => relatedHit(ctx, d));
   // Near-duplicates would top the similar list: ask for enough to fill it without them.
   const dupKeys = new Set(duplicates.map((d) => d.id));
   // Stored payloads are read (decompressed) only for the entries kept.
@@ -109,11 +117,11 @@ function relatedLists(ctx: RecordContext, key: string, thread: string | undefine
     .moreLikeThis(key, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
     .filter((d) => !dupKeys.has(d.key))
     .slice(0, RELATED_LIMITS.similar)
-    .map((d) => related(d.key, d.stored));
+    .map((d) => relatedHit(ctx, d));
   const sameThread: RelatedDoc[] = [];
   if (thread) {
-    const found = searcher.search({ query: '', filter: { and: [visibility, { keyword: 'thread', anyOf: [thread] }] }, limit: RELATED_LIMITS.sameThread + 1 });
-    for (const h of found.hits) if (h.key !== key && sameThread.length < RELATED_LIMITS.sameThread) sameThread.push(related(h.key, h.stored));
+    const found = searcher.withKeyword('thread', [thread], { filter: visibility, limit: RELATED_LIMITS.sameThread + 1 });
+    for (const h of found) if (h.key !== key && sameThread.length < RELATED_LIMITS.sameThread) sameThread.push(relatedHit(ctx, h));
   }
   const lists = { duplicates, similar, sameThread };
   ctx.cache?.store.set(ctx.cache.scope, key, lists);
@@ -132,7 +140,7 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
 
   const lists = relatedLists(ctx, hit.key, keywords.thread?.[0]);
   const duplicates = new Map<string, RelatedDoc>();
-  for (const d of hit.duplicates ?? []) if (duplicates.size < RELATED_LIMITS.duplicates) duplicates.set(d.key, related(d.key, d.stored));
+  for (const d of hit.duplicates ?? []) if (duplicates.size < RELATED_LIMITS.duplicates) duplicates.set(d.key, relatedHit(ctx, d));
   for (const d of lists.duplicates) if (duplicates.size < RELATED_LIMITS.duplicates && !duplicates.has(d.id)) duplicates.set(d.id, d);
   const similar = lists.similar.filter((d) => !duplicates.has(d.id)).slice(0, RELATED_LIMITS.similar);
 

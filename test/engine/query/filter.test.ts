@@ -1,7 +1,7 @@
 /** Filter building blocks: cache keys, bitsets vs per-doc predicates, next-set-bit skipping, cache eviction. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFilterBits, FilterCache, filterKey, filterPredicate, nextSetBit } from '../../../engine/query/filter.ts';
+import { buildFilterBits, compileFilter, FilterCache, filterKey, filterPredicate, nextSetBit } from '../../../engine/query/filter.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import type { Filter } from '../../../engine/query/types.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
@@ -52,4 +52,30 @@ test('the filter cache evicts least recently used bitsets beyond its byte budget
   cache.set('s', 'f3', new Uint32Array(100));
   assert.equal(cache.get('s', 'f1'), undefined);
   assert.ok(cache.get('s', 'f0') && cache.get('s', 'f2') && cache.get('s', 'f3'));
+});
+
+test('cache entries are found by (segment, key) pairs, replaced in place, and counted in bytes', () => {
+  const cache = new FilterCache(10_000);
+  const key = filterKey({ keyword: 'acl', anyOf: Array.from({ length: 400 }, (_, i) => `t${i}`) });
+  cache.set('s1', key, new Uint32Array(10));
+  cache.set('s2', key, new Uint32Array(20));
+  cache.set('s1', key, new Uint32Array(30));
+  assert.equal(cache.get('s1', key)?.length, 30);
+  assert.equal(cache.get('s2', key)?.length, 20);
+  assert.equal(cache.get('s3', key), undefined);
+  assert.equal(cache.size, 200);
+});
+
+test('a filter used again on a segment is kept as a bitset even for a selective query', () => {
+  const seg = memorySegment('seg', Array.from({ length: 200 }, (_, d): MemDoc => ({ key: `d${d}`, text: {}, keywords: { acl: [`u${d % 50}`] } })), { analyze: simpleAnalyzer.analyze });
+  const cache = new FilterCache();
+  const filter = { keyword: 'acl', anyOf: ['u1', 'u2', 'u3'] };
+  const key = filterKey(filter);
+  const first = compileFilter(filter, key, seg, cache, 1);
+  assert.equal(first.bits, null, 'first use of a selective query: per-doc checks');
+  const second = compileFilter(filter, key, seg, cache, 1);
+  assert.ok(second.bits, 'second use: bitset built and cached');
+  assert.equal(cache.get('seg', key), second.bits);
+  for (let d = 0; d < 200; d++) assert.equal(second.matches(d), [1, 2, 3].includes(d % 50));
+  for (let d = 0; d < 200; d++) assert.equal(first.matches(d), [1, 2, 3].includes(d % 50));
 });
