@@ -62,6 +62,82 @@ function minLength(norms: Uint8Array | null): number {
   return m;
 }
 
+/**
+ * Per filter bitset (one segment's): the smallest weighted doc length among
+ * the docs it accepts, per bitset word (32 docs) and per group of 64 words,
+ * rounded down to float32 (Infinity: no accepted doc). Lower bounds only.
+ * Filled a group at a time, when a window first needs it.
+ */
+interface FilterMins {
+  bits: Uint32Array;
+  maxDoc: number;
+  length: (doc: number) => number;
+  words: Float32Array;
+  groups: Float32Array;
+  /** 1 when the group's words are filled. */
+  filled: Uint8Array;
+}
+
+/** Text-field lists (name and boost) as cache keys. */
+const fieldsKeys = new WeakMap<readonly FieldLengths[], string>();
+
+/** Kept as long as the bitset (held by the FilterCache), per schema text fields. */
+const filterMinsCache = new WeakMap<Uint32Array, Map<string, FilterMins>>();
+
+/** Float32 value at most `v` (v >= 0). */
+function floatBelow(v: number): number {
+  const f = Math.fround(v);
+  return f <= v ? f : Math.fround(v * (1 - 1e-6));
+}
+
+function newFilterMins(bits: Uint32Array, maxDoc: number, length: (doc: number) => number): FilterMins {
+  const nGroups = (bits.length + 63) >>> 6;
+  return { bits, maxDoc, length, words: new Float32Array(bits.length), groups: new Float32Array(nGroups), filled: new Uint8Array(nGroups) };
+}
+
+function fillGroup(m: FilterMins, g: number): void {
+  const { bits, maxDoc, words, length } = m;
+  let gmin = Infinity;
+  const end = Math.min(bits.length, (g + 1) << 6);
+  for (let w = g << 6; w < end; w++) {
+    let word = bits[w];
+    let min = Infinity;
+    while (word !== 0) {
+      const low = word & -word;
+      const d = (w << 5) + (31 - Math.clz32(low));
+      word ^= low;
+      if (d >= maxDoc) break;
+      const dl = length(d);
+      if (dl < min) min = dl;
+    }
+    const f = min === Infinity ? Infinity : floatBelow(min);
+    words[w] = f;
+    if (f < gmin) gmin = f;
+  }
+  m.groups[g] = gmin;
+  m.filled[g] = 1;
+}
+
+/** Smallest entry of the words covering docs [lo, hi]. */
+function rangeMin(m: FilterMins, lo: number, hi: number): number {
+  const words = m.words;
+  let a = lo >>> 5;
+  const b = Math.min(hi >>> 5, words.length - 1);
+  let min = Infinity;
+  while (a <= b) {
+    const g = a >>> 6;
+    if (m.filled[g] === 0) fillGroup(m, g);
+    if ((a & 63) === 0 && a + 63 <= b) {
+      if (m.groups[g] < min) min = m.groups[g];
+      a += 64;
+    } else {
+      if (words[a] < min) min = words[a];
+      a++;
+    }
+  }
+  return min;
+}
+
 /** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */
 const MAX_PRODUCT = 256;
 
@@ -206,10 +282,36 @@ export class CombinedScorer implements Scorer {
    * length ≤), so its score is at most bm25(Σ_S boost·freq, Σ_S boost·length)
    * for some choice of impacts. The bound is the max over subsets and choices
    * (per-field maxima when the product gets large).
+   *
+   * Under a filter (useFilter) and with a finite `floor` (the caller skips the
+   * window when the bound is at most it), only docs the filter accepts can be
+   * collected, and each of them has dl ≥ minDl, the smallest weighted length
+   * among the accepted docs of the window's bitset words (none: the bound is
+   * 0). The cheap bound bm25(Σ boost·largest impact freq, minDl) or the plain
+   * impacts bound is returned when one of them is at most `floor`; otherwise
+   * the impacts bound with every length raised to at least minDl (at most both).
    */
-  maxScoreIn(lo: number, hi: number): number {
+  maxScoreIn(lo: number, hi: number, floor = Infinity): number {
     if (this.doc > hi) return 0;
-    if (this.cacheValid(lo, hi)) return this.cachedBound;
+    if (!this.cacheValid(lo, hi)) this.collect(lo, hi);
+    if (this.filterMins !== null && floor !== Infinity) {
+      const minDl = rangeMin(this.filterMins, lo, hi);
+      if (minDl === Infinity) return 0;
+      const fb = this.filteredBound(minDl);
+      if (fb <= floor) return fb;
+      if (this.cachedBound < 0) this.cachedBound = this.impactsBound(0);
+      const b = fb < this.cachedBound ? fb : this.cachedBound;
+      if (b <= floor) return b;
+      // Worth a walk (the caller would skip the window below `floor`): every impact
+      // choice with the doc length raised to minDl, at most both bounds above.
+      return this.impactsBound(minDl);
+    }
+    if (this.cachedBound < 0) this.cachedBound = this.impactsBound(0);
+    return this.cachedBound;
+  }
+
+  /** Gather the impacts of every block overlapping [lo, hi], per field with postings there. */
+  private collect(lo: number, hi: number): void {
     const active = this.active;
     let na = 0;
     let single = true;
@@ -233,28 +335,79 @@ export class CombinedScorer implements Scorer {
       }
     }
     this.na = na;
-    if (na === 1 && single) {
+    this.cacheSingle = single;
+    this.cachedBound = -1;
+  }
+
+  /**
+   * The impacts bound over the collected windows, every doc length taken as at
+   * least `minDl` (0: none). Per-block memo for one field on one block without minDl.
+   */
+  private impactsBound(minDl: number): number {
+    const active = this.active;
+    const na = this.na;
+    if (na === 1 && this.cacheSingle && minDl === 0) {
       // One field on one block: its per-block bound, computed once per block.
       const c = active[0];
       if (c.boundEnd !== c.blockEnd) {
-        c.bound = this.subsetBound(active, 1);
+        c.bound = this.subsetBound(active, 1, 0);
         c.boundEnd = c.blockEnd;
       }
-      this.cacheSingle = true;
-      this.cachedBound = c.bound;
       return c.bound;
     }
     let best = 0;
     for (let mask = 1; mask < 1 << na; mask++) {
-      const b = this.subsetBound(active, mask);
+      const b = this.subsetBound(active, mask, minDl);
       if (b > best) best = b;
     }
-    this.cacheSingle = single;
-    this.cachedBound = best;
     return best;
   }
 
-  private cachedBound = 0;
+  /** Smallest weighted length per bitset word among the docs the filter accepts (see useFilter), or null. */
+  private filterMins: FilterMins | null = null;
+
+  /**
+   * Tighten window bounds by the filter bitset `bits` of this segment (bit d
+   * of word d >>> 5): only docs it accepts may be collected from now on.
+   */
+  useFilter(bits: Uint32Array): void {
+    let byFields = filterMinsCache.get(bits);
+    if (byFields === undefined) filterMinsCache.set(bits, (byFields = new Map()));
+    let key = fieldsKeys.get(this.fields);
+    if (key === undefined) fieldsKeys.set(this.fields, (key = this.fields.map((f) => `${f.name}\u0000${f.boost}`).join('\u0001')));
+    let m = byFields.get(key);
+    if (m === undefined) {
+      // The length function must not hold this scorer (the entry lives as long as the bitset).
+      const { fields, norms, reader } = this;
+      const length = (doc: number): number => {
+        let dl = 0;
+        for (let i = 0; i < fields.length; i++) {
+          const n = norms[i];
+          dl += fields[i].boost * (n !== null ? NORM_TABLE[n[doc]] : reader.fieldLength(fields[i].name, doc));
+        }
+        return dl;
+      };
+      m = newFilterMins(bits, reader.maxDoc, length);
+      byFields.set(key, m);
+    }
+    this.filterMins = m;
+  }
+
+  /** bm25 of the window's largest weighted freq at the smallest length an accepted doc has there. */
+  private filteredBound(minDl: number): number {
+    let freq = 0;
+    for (let i = 0; i < this.na; i++) {
+      const c = this.active[i];
+      let mf = 0;
+      const win = c.window;
+      for (let k = 0; k < c.wn; k++) if (win[k].freq > mf) mf = win[k].freq;
+      freq += c.boost * mf;
+    }
+    return bm25Score(this.w, freq, minDl);
+  }
+
+  /** Impacts bound of the collected windows (without filter); -1 until computed. */
+  private cachedBound = -1;
   /** The cached bound came from one block per field (so it holds for any sub-range of those blocks). */
   private cacheSingle = false;
 
@@ -276,7 +429,8 @@ export class CombinedScorer implements Scorer {
   private readonly active: FieldCursor[] = [];
   private na = 0;
 
-  private subsetBound(active: FieldCursor[], mask: number): number {
+  /** Bound for docs with the term in exactly the fields of `mask`, lengths at least `minDl`. */
+  private subsetBound(active: FieldCursor[], mask: number, minDl: number): number {
     const rest = this.outside(active, mask);
     if ((mask & (mask - 1)) === 0) {
       const c = active[31 - Math.clz32(mask)];
@@ -284,7 +438,8 @@ export class CombinedScorer implements Scorer {
       const win = c.window;
       for (let k = 0; k < c.wn; k++) {
         const imp = win[k];
-        const v = bm25Score(this.w, c.boost * imp.freq, c.boost * imp.norm + rest);
+        const len = c.boost * imp.norm + rest;
+        const v = bm25Score(this.w, c.boost * imp.freq, len > minDl ? len : minDl);
         if (v > best) best = v;
       }
       return best;
@@ -307,20 +462,20 @@ export class CombinedScorer implements Scorer {
         f += active[i].boost * mf;
         n += active[i].boost * mn;
       }
-      return bm25Score(this.w, f, n + rest);
+      return bm25Score(this.w, f, n + rest > minDl ? n + rest : minDl);
     }
-    return this.walk(active, mask, 0, 0, rest);
+    return this.walk(active, mask, 0, 0, rest, minDl);
   }
 
   /** Max of bm25 over one impact per field of `mask`, from field `i` on, with partial sums f and n. */
-  private walk(active: FieldCursor[], mask: number, i: number, f: number, n: number): number {
-    if (i === this.na) return bm25Score(this.w, f, n);
-    if (!(mask & (1 << i))) return this.walk(active, mask, i + 1, f, n);
+  private walk(active: FieldCursor[], mask: number, i: number, f: number, n: number, minDl: number): number {
+    if (i === this.na) return bm25Score(this.w, f, n > minDl ? n : minDl);
+    if (!(mask & (1 << i))) return this.walk(active, mask, i + 1, f, n, minDl);
     let best = 0;
     const c = active[i];
     for (let k = 0; k < c.wn; k++) {
       const imp = c.window[k];
-      const v = this.walk(active, mask, i + 1, f + c.boost * imp.freq, n + c.boost * imp.norm);
+      const v = this.walk(active, mask, i + 1, f + c.boost * imp.freq, n + c.boost * imp.norm, minDl);
       if (v > best) best = v;
     }
     return best;

@@ -7,7 +7,11 @@
  *  - `maxScoreIn(lo, hi)`: a bound on scores of docs within [lo, hi]; `lo` must
  *    not decrease between calls (the block cursor only moves forward), and the
  *    scorer must not have skipped unconsumed docs of [lo, hi] (so a scorer
- *    already positioned past `hi` bounds the range by 0).
+ *    already positioned past `hi` bounds the range by 0). With `floor`, a
+ *    scorer may return any valid bound that is at most `floor` without
+ *    tightening it further (the caller only needs to know it cannot compete);
+ *  - `useFilter(bits)` (optional): from then on only docs the filter bitset
+ *    accepts are collected, so bounds may hold for those docs only.
  *
  *  TermScorer      one (field, term): BM25 from freq and field length, impacts for bounds.
  *  MaxScorer       union of a word's alternatives (or of a required item's fields); scores the best.
@@ -28,7 +32,9 @@ export interface Scorer {
   advance(target: number): number;
   score(): number;
   shallowEnd(target: number): number;
-  maxScoreIn(lo: number, hi: number): number;
+  maxScoreIn(lo: number, hi: number, floor?: number): number;
+  /** Optional: bounds need only hold for docs the segment's filter bitset accepts (bit d of word d >>> 5). */
+  useFilter?(bits: Uint32Array): void;
   /**
    * Optional fast path under a filter bitset: move to the first doc >= target
    * whose bit is set in `bits` (`target` may be <= doc; then only a doc the
@@ -133,11 +139,24 @@ export class TermScorer implements Scorer {
   }
 }
 
-/** Disjunction of scorers of interchangeable terms; the score of a doc is the best sub-score. */
+/** Relative safety margin on bounds against float rounding (as top-k.ts). */
+const SAFE = 1 + 1e-9;
+
+/**
+ * Disjunction of scorers of interchangeable terms; the score of a doc is the best sub-score.
+ *
+ * Subs can be put to sleep for one window by the top-k collector (`sleep`):
+ * a dormant sub no longer leads the enumeration (nextDoc, advance and
+ * advanceMatching move the active subs only, `doc` is theirs) but is still
+ * consulted when a doc is scored (`score`, `scoreAt`), so scores stay exact.
+ * `wake` makes every sub active again.
+ */
 export class MaxScorer implements Scorer {
   doc = -1;
   readonly cost: number;
   readonly maxScore: number;
+  private readonly dormant: Uint8Array;
+  private anyDormant = false;
 
   constructor(private readonly subs: Scorer[]) {
     let cost = 0;
@@ -148,34 +167,86 @@ export class MaxScorer implements Scorer {
     }
     this.cost = cost;
     this.maxScore = max;
+    this.dormant = new Uint8Array(subs.length);
+    this.subBounds = new Float64Array(subs.length).fill(-1);
   }
 
-  private settle(): number {
+  /** Range of the last maxScoreIn and the sub bounds found for it (-1: no docs there, or not computed). */
+  private lastLo = -1;
+  private lastHi = -1;
+  private readonly subBounds: Float64Array;
+
+  /** Number of subs. */
+  get size(): number {
+    return this.subs.length;
+  }
+
+  /** Bound of sub `i` over the range of the last maxScoreIn (< 0: it has no docs there). */
+  subBound(i: number): number {
+    return this.subBounds[i];
+  }
+
+  /** Cost (postings length) of sub `i`. */
+  subCost(i: number): number {
+    return this.subs[i].cost;
+  }
+
+  /** Sub `i` stops leading the enumeration until `wake` (call `settle` after the last one). */
+  sleep(i: number): void {
+    this.dormant[i] = 1;
+    this.anyDormant = true;
+  }
+
+  /** Every sub active again; `doc` is the least of all subs'. */
+  wake(): void {
+    if (!this.anyDormant) return;
+    this.dormant.fill(0);
+    this.anyDormant = false;
+    this.settle();
+  }
+
+  get sleeping(): boolean {
+    return this.anyDormant;
+  }
+
+  settle(): number {
     let min = NO_MORE_DOCS;
-    for (let i = 0; i < this.subs.length; i++) if (this.subs[i].doc < min) min = this.subs[i].doc;
+    const subs = this.subs;
+    if (!this.anyDormant) {
+      for (let i = 0; i < subs.length; i++) if (subs[i].doc < min) min = subs[i].doc;
+    } else {
+      for (let i = 0; i < subs.length; i++) if (this.dormant[i] === 0 && subs[i].doc < min) min = subs[i].doc;
+    }
     return (this.doc = min);
   }
 
   nextDoc(): number {
     const cur = this.doc;
-    for (let i = 0; i < this.subs.length; i++) {
-      const s = this.subs[i];
-      if (s.doc <= cur) s.nextDoc();
+    const subs = this.subs;
+    const any = this.anyDormant;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i];
+      if (s.doc <= cur && (!any || this.dormant[i] === 0)) s.nextDoc();
     }
     return this.settle();
   }
 
   advance(target: number): number {
-    for (let i = 0; i < this.subs.length; i++) {
-      const s = this.subs[i];
-      if (s.doc < target) s.advance(target);
+    const subs = this.subs;
+    const any = this.anyDormant;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i];
+      if (s.doc < target && (!any || this.dormant[i] === 0)) s.advance(target);
     }
     return this.settle();
   }
 
   advanceMatching(target: number, bits: Uint32Array): number {
-    for (let i = 0; i < this.subs.length; i++) {
-      const s = this.subs[i];
+    const subs = this.subs;
+    const any = this.anyDormant;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i];
+      if (any && this.dormant[i] !== 0) continue;
       if (s.doc < target || (s.doc !== NO_MORE_DOCS && !bitSet(bits, s.doc))) advanceMatching(s, target, bits);
     }
     return this.settle();
@@ -183,9 +254,33 @@ export class MaxScorer implements Scorer {
 
   score(): number {
     let best = 0;
+    const any = this.anyDormant;
     for (let i = 0; i < this.subs.length; i++) {
       const s = this.subs[i];
-      if (s.doc === this.doc) {
+      if (s.doc === this.doc && (!any || this.dormant[i] === 0)) {
+        const v = s.score();
+        if (v > best) best = v;
+      }
+    }
+    return this.anyDormant ? this.dormantMax(this.doc, best) : best;
+  }
+
+  /**
+   * Score of `doc` when the active subs are past it (a doc another clause
+   * found): the best dormant sub on it, or -1 when none matches it.
+   */
+  scoreAt(doc: number): number {
+    return this.anyDormant ? this.dormantMax(doc, -1) : -1;
+  }
+
+  /** max(best, dormant subs' scores on doc); a sub whose window bound cannot beat `best` is not moved. */
+  private dormantMax(doc: number, best: number): number {
+    for (let i = 0; i < this.subs.length; i++) {
+      if (this.dormant[i] === 0) continue;
+      const s = this.subs[i];
+      if (s.doc > doc || (best >= 0 && this.subBounds[i] <= best)) continue;
+      if (s.doc < doc) s.advance(doc);
+      if (s.doc === doc) {
         const v = s.score();
         if (v > best) best = v;
       }
@@ -193,12 +288,15 @@ export class MaxScorer implements Scorer {
     return best;
   }
 
-  /** The largest per-doc bound of the subs on the doc (Infinity when one of them has none). */
+  /**
+   * The largest per-doc bound of the active subs on the doc (Infinity when one
+   * of them has none). Dormant subs are not included: the collector adds their bounds.
+   */
   docBound(): number {
     let best = 0;
     for (let i = 0; i < this.subs.length; i++) {
       const s = this.subs[i];
-      if (s.doc !== this.doc) continue;
+      if (s.doc !== this.doc || (this.anyDormant && this.dormant[i] !== 0)) continue;
       if (s.docBound === undefined) return Infinity;
       const v = s.docBound();
       if (v > best) best = v;
@@ -206,19 +304,40 @@ export class MaxScorer implements Scorer {
     return best;
   }
 
+  /**
+   * Nearest block edge of the active subs. Sleeping subs are not asked: their
+   * block cursors must not pass docs they have not consumed yet.
+   */
   shallowEnd(target: number): number {
     let end = NO_MORE_DOCS;
-    for (const s of this.subs) {
-      const e = s.shallowEnd(target);
+    for (let i = 0; i < this.subs.length; i++) {
+      if (this.dormant[i] !== 0) continue;
+      const e = this.subs[i].shallowEnd(target);
       if (e < end) end = e;
     }
     return end;
   }
 
-  maxScoreIn(lo: number, hi: number): number {
+  useFilter(bits: Uint32Array): void {
+    for (const s of this.subs) s.useFilter?.(bits);
+  }
+
+  maxScoreIn(lo: number, hi: number, floor = Infinity): number {
+    // Bounds of a range asked again are reused: a sub's block cursors have
+    // moved past `lo`, so it could not bound the range anew.
+    const again = lo === this.lastLo && hi === this.lastHi;
+    if (!again) this.subBounds.fill(-1);
+    this.lastLo = lo;
+    this.lastHi = hi;
     let max = 0;
-    for (const s of this.subs) {
-      const m = s.maxScoreIn(lo, hi);
+    for (let i = 0; i < this.subs.length; i++) {
+      const s = this.subs[i];
+      if (s.doc > hi) continue;
+      let m = this.subBounds[i];
+      if (m < 0) {
+        m = floor !== Infinity && s.maxScore * SAFE <= floor ? s.maxScore : s.maxScoreIn(lo, hi, floor);
+        this.subBounds[i] = m;
+      }
       if (m > max) max = m;
     }
     return max;

@@ -12,9 +12,21 @@
  *  - `scoreConjunctive`: docs matching every required clause, scored in full.
  *  - `collectAll`: every accepted doc, score 0 (empty query).
  *
+ * Clauses of alternatives (a word's terms, MaxScorer) are also partitioned
+ * per sub within a window: since a doc's score is at most the sum of the
+ * bounds of the subs it matches, the lowest-bound subs of the essential
+ * clauses whose bounds sum (with the non-essential clauses') to at most the
+ * k-th score sleep: they stop leading the enumeration and are only consulted
+ * to score the docs the others find. So a very common alternative ("webster"
+ * next to the rare German stem "webst") is not walked once its bound is below
+ * the threshold. In such a window the partition and the lead stay fixed.
+ *
  * When the filter is a bitset, a rejected candidate moves each essential
  * clause straight to its own next doc the filter accepts (block postings test
- * the bits on their decoded blocks, without decoding freqs or scoring).
+ * the bits on their decoded blocks, without decoding freqs or scoring). A
+ * single clause is also told the bitset (useFilter): its window bounds then
+ * need only hold for the docs the filter accepts, so windows without a
+ * competitive accepted doc are skipped undecoded (see CombinedScorer.maxScoreIn).
  *
  * Scores are always summed in canonical clause order, so pruned and exhaustive
  * runs yield bit-identical scores. Ties break by global doc id (segment order,
@@ -23,7 +35,7 @@
  * `exact` turns false (the count is then a lower bound).
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
-import { advanceMatching } from './scorers.ts';
+import { advanceMatching, MaxScorer } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
 import type { TopDocs } from './top-docs.ts';
 
@@ -103,6 +115,8 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   const stamp = new Int32Array(n).fill(-1);
   const { accept, excluded, docBase, nextCandidate } = t;
   const bits = t.bits ?? null;
+  // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
+  if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
   let fe = 0;
   let windowMin = 0;
   /** Essential in the previous window's partition (all, at first). */
@@ -145,9 +159,115 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
     fe = 0;
     while (fe < n && prefix[fe + 1] * SAFE <= minScore) fe++;
   };
+  /** Clauses of alternatives (MaxScorer) by index, null for others; their subs may sleep per window. */
+  const alts: (MaxScorer | null)[] = clauses.map((c) => (c instanceof MaxScorer ? c : null));
+  const anyAlts = n <= 16 && alts.some((c) => c !== null);
+  let nSubs = 0;
+  for (const c of alts) if (c !== null) nSubs += c.size;
+  // Units of the sub-level partition: a whole clause (sub -1) or one sub of a clause of alternatives.
+  const nUnits = anyAlts ? n + nSubs : 0;
+  const unitJ = new Int32Array(nUnits);
+  const unitI = new Int32Array(nUnits);
+  const unitB = new Float64Array(nUnits);
+  const unitCost = new Float64Array(nUnits);
+  const essential = new Uint8Array(anyAlts ? n : 0);
+  /** Bounds of clause j were computed for this window (its subs' bounds may be used). */
+  const fresh = new Uint8Array(n);
+  /** Wake every sleeping sub; true when one slept. */
+  const wakeAll = (): boolean => {
+    let any = false;
+    if (anyAlts) {
+      for (let j = 0; j < n; j++) {
+        const c = alts[j];
+        if (c !== null && c.sleeping) {
+          c.wake();
+          any = true;
+        }
+      }
+    }
+    return any;
+  };
+  /**
+   * Sub-level partition (clauses of alternatives split into their subs): a
+   * doc's score is at most the sum of the bounds of the units matching it, so
+   * the lowest-bound units whose bounds sum to at most minScore cannot make a
+   * doc competitive on their own. A clause with no other unit becomes
+   * non-essential; subs taken from a clause that stays essential sleep (they
+   * no longer lead the enumeration and are only consulted to score the docs
+   * the others find). Used when the essential units cost less to enumerate
+   * than the essential clauses of the clause-level partition; then `order`,
+   * `prefix` and `fe` are rebuilt. Returns the sum of the sleeping subs'
+   * bounds (0: clause-level partition kept).
+   */
+  const sleepSubs = (minScore: number, windowMax: number): number => {
+    let m = 0;
+    let clauseCost = 0;
+    for (let k = fe; k < n; k++) clauseCost += clauses[order[k]].cost;
+    for (let j = 0; j < n; j++) {
+      const c = clauses[j];
+      if (bound[j] === 0 || c.doc >= windowMax) continue;
+      const a = alts[j];
+      const split = a !== null && fresh[j] === 1;
+      const size = split ? a.size : 1;
+      for (let i = 0; i < size; i++) {
+        const b = split ? a.subBound(i) : bound[j];
+        if (b < 0) continue;
+        const cost = split ? a.subCost(i) : c.cost;
+        let p = m++;
+        while (p > 0 && unitB[p - 1] > b) {
+          unitB[p] = unitB[p - 1];
+          unitJ[p] = unitJ[p - 1];
+          unitI[p] = unitI[p - 1];
+          unitCost[p] = unitCost[p - 1];
+          p--;
+        }
+        unitB[p] = b;
+        unitJ[p] = j;
+        unitI[p] = split ? i : -1;
+        unitCost[p] = cost;
+      }
+    }
+    let sum = 0;
+    let p = 0;
+    for (; p < m; p++) {
+      if ((sum + unitB[p]) * SAFE > minScore) break;
+      sum += unitB[p];
+    }
+    essential.fill(0);
+    let subCost = 0;
+    for (let q = p; q < m; q++) {
+      essential[unitJ[q]] = 1;
+      subCost += unitCost[q];
+    }
+    let sleeps = false;
+    for (let q = 0; q < p; q++) if (unitI[q] >= 0 && essential[unitJ[q]] === 1) sleeps = true;
+    if (!sleeps || subCost >= clauseCost) return 0;
+    // Rebuild the partition: non-essential clauses (ascending bound) first.
+    let w = 0;
+    for (let k = 0; k < n; k++) if (essential[order[k]] === 0) order[w++] = order[k];
+    const ne = w;
+    for (let j = 0; j < n; j++) if (essential[j] === 1) order[w++] = j;
+    // (the non-essential part keeps its ascending bounds; the essential part's order does not matter)
+    prefix[0] = 0;
+    for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k] + bound[order[k]];
+    fe = ne;
+    let d = 0;
+    for (let q = 0; q < p; q++) {
+      if (unitI[q] < 0 || essential[unitJ[q]] === 0) continue;
+      alts[unitJ[q]]!.sleep(unitI[q]);
+      d += unitB[q];
+    }
+    for (let k = fe; k < n; k++) {
+      const c = alts[order[k]];
+      if (c !== null && c.sleeping) c.settle();
+    }
+    return d;
+  };
   while (windowMin < NO_MORE_DOCS) {
     const minScore = floor(top, st);
     let boundsValid = false;
+    /** Sum of the bounds of the subs asleep in this window (0: none; then leads and partition updates are allowed). */
+    let dormant = 0;
     let windowMax: number;
     fe = 0;
     if (minScore === -Infinity) {
@@ -161,11 +281,24 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       // bound it; the others are bounded by their global maximum (cursors untouched).
       // If one of them turns essential, pass 2 cuts the window at every clause's
       // nearest block edge and bounds all clauses per block.
+      // Subs asleep in the previous window do not cut this one (they were past
+      // its bounds); then they wake: sleeping is decided per window.
       windowMax = windowEdge(true);
+      if (wakeAll() && windowMax < 0) windowMax = windowEdge(true);
       if (windowMax < 0) return;
+      // A sparse clause left behind (its block reaches past the window) moves to
+      // the window: one block decode for several windows, and a bound of 0 when
+      // it has no doc there.
       for (let j = 0; j < n; j++) {
         const c = clauses[j];
-        bound[j] = c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1) : c.maxScore;
+        if (wasEssential[j] === 0 && c.doc < windowMin && c.shallowEnd(windowMin) >= windowMax - 1) c.advance(windowMin);
+      }
+      // One clause: any bound at most minScore skips the window, however loose.
+      const floorArg = n === 1 ? minScore : Infinity;
+      for (let j = 0; j < n; j++) {
+        const c = clauses[j];
+        fresh[j] = wasEssential[j];
+        bound[j] = c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1, floorArg) : c.maxScore;
       }
       partition(minScore);
       let grew = false;
@@ -175,9 +308,14 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
         for (let j = 0; j < n; j++) {
           const c = clauses[j];
-          bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1);
+          fresh[j] = 1;
+          bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1, floorArg);
         }
         partition(minScore);
+      }
+      if (anyAlts) {
+        dormant = sleepSubs(minScore, windowMax);
+        if (dormant > 0) st.exact = false;
       }
       wasEssential.fill(0);
       for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
@@ -188,7 +326,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         continue;
       }
     }
-    let lead = boundsValid ? pickLead(clauses, bound, minScore) : -1;
+    let lead = boundsValid && dormant === 0 ? pickLead(clauses, bound, minScore) : -1;
     if (lead >= 0) st.exact = false;
     for (let i = fe; i < n; i++) {
       const c = clauses[order[i]];
@@ -229,7 +367,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         st.count++;
         // Bound of this doc from the essential clauses' per-doc bounds (no freqs
         // decoded) and the non-essential bounds: if it cannot compete, pass over it.
-        let ub = lead < 0 ? prefix[fe] : Infinity;
+        let ub = lead < 0 ? prefix[fe] + dormant : Infinity;
         for (let i = fe; i < n && ub !== Infinity; i++) {
           const c = clauses[order[i]];
           if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
@@ -253,6 +391,13 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
             partial += v;
             if (bits !== null) advanceMatching(c, doc + 1, bits);
             else c.nextDoc();
+          } else if (dormant > 0 && alts[j] !== null) {
+            const v = alts[j]!.scoreAt(doc);
+            if (v >= 0) {
+              s[j] = v;
+              stamp[j] = doc;
+              partial += v;
+            }
           }
         }
         let competitive = true;
@@ -282,7 +427,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
           let total = 0;
           for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
           top.offer(total, docBase + doc);
-          if (boundsValid) {
+          if (boundsValid && dormant === 0) {
             const min = floor(top, st);
             while (fe < n && prefix[fe + 1] * SAFE <= min) {
               fe++;

@@ -152,3 +152,42 @@ test('pruned equals exhaustive on real segments (128-doc blocks, impacts, severa
   assert.ok(pruned > 30, `pruning happened in ${pruned} of 150 queries`);
   await index.close();
 });
+
+test('one word with rare and common alternatives, under filters: pruned equals exhaustive (dormant alternatives, filter-tightened window bounds)', async () => {
+  const { MemoryDirectory, openIndex } = await import('../../../engine/index.ts');
+  const r = rng(777);
+  const word = zipfWords(r, 40);
+  const index = await openIndex({ directory: new MemoryDirectory(), schema, merge: false });
+  let id = 0;
+  for (let batch = 0; batch < 2; batch++) {
+    for (let i = 0; i < 2500; i++) {
+      const title = Array.from({ length: int(r, 0, 4) }, word).join(' ');
+      const body = Array.from({ length: int(r, 1, r() < 0.05 ? 200 : 25) }, word).join(' ') + (r() < 0.02 ? ' rareword' : '');
+      index.writer.add({ key: `d${id++}`, language: 'en', text: { title, body }, keywords: { acl: [`t${int(r, 0, 19)}`] }, numbers: { n: int(r, 0, 100) } });
+    }
+    for (let k = 0; k < 50; k++) index.writer.delete(`d${int(r, 0, id - 1)}`);
+    await index.writer.commit();
+  }
+  const segs = [...index.reader.segments()];
+  let pruned = 0;
+  const n = 120;
+  for (let q = 0; q < n; q++) {
+    const fast = new Searcher(segs, { schema, generation: 1, totalHitsThreshold: 0 });
+    const slow = new Searcher(segs, { schema, generation: 1, pruning: false });
+    const common = word();
+    const terms = r() < 0.5 ? ['rareword', common] : [common, word(), 'rareword'];
+    const query: ParsedQuery = { text: '', language: 'en', clauses: [{ kind: 'word', occur: 'should', word: { text: common, terms, parts: [] } }] };
+    const filter: Filter | undefined = r() < 0.8 ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, 4) }, () => `t${int(r, 0, 19)}`) } : randomFilter(r);
+    const limit = int(r, 1, 12);
+    const a = fast.search({ query, filter, limit });
+    const b = slow.search({ query, filter, limit });
+    assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), `${terms} ${JSON.stringify(filter)} ${limit}`);
+    if (a.totalIsExact) assert.equal(a.total, b.total);
+    else {
+      assert.ok(a.total <= b.total);
+      pruned++;
+    }
+  }
+  assert.ok(pruned > n / 4, `pruning happened in ${pruned} of ${n} queries`);
+  await index.close();
+});
