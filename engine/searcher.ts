@@ -28,6 +28,8 @@ import type { SummaryOptions } from './highlight/summary.ts';
 import { hammingDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn } from './similarity/near-duplicates.ts';
 import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
+import { candidateList, Lru, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
+import type { MltCandidateList, SelectedTerms } from './similarity/mlt-cache.ts';
 
 export interface SearchSchema {
   textFields: Record<string, { boost?: number }>;
@@ -60,6 +62,10 @@ export interface SearcherOptions {
 
 /** More-like-this queries (rare terms) score a segment exhaustively up to this many postings. */
 const MLT_EXHAUSTIVE_COST = 2048;
+/** Unfiltered more-like-this matches kept per source doc and snapshot (limits up to this use them). */
+const MLT_CANDIDATES = 64;
+/** Source docs whose candidates a searcher keeps. */
+const MLT_CANDIDATE_ENTRIES = 20_000;
 
 export const MAX_LIMIT = 10000;
 export const MAX_OFFSET = 100000;
@@ -74,6 +80,10 @@ export class Searcher {
   private readonly cache: FilterCache;
   private readonly analyzer: NonNullable<SearcherOptions['analyzer']>;
   private bySize: string[] | undefined;
+  /** Per source doc: the filter key of its first more-like-this, then (from a second filter on) its candidates. */
+  private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
+  private segmentIds: Map<string, number> | undefined;
+  private readonly filterKeys = new Map<string, string>();
 
   constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
     this.generation = options.generation;
@@ -251,18 +261,77 @@ export class Searcher {
   /**
    * Docs most similar to `key` by its top tf-idf terms; the doc itself excluded.
    * `fields`: the text fields whose terms are considered and on which the
-   * generated query is scored (default: all).
+   * generated query is scored (default: all). The selected terms are cached per
+   * source doc version across snapshots, and the unfiltered best matches per
+   * snapshot once a second filter asks (similarity/mlt-cache.ts); either way the
+   * result is exactly the filtered query's for the selected terms.
    */
   moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
     if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.locate(key);
     if (!loc || limit === 0) return [];
+    const from = opts.fields ? this.fields.filter((f) => opts.fields!.includes(f.name)) : this.fields;
+    const okey = mltOptionsKey(from.map((f) => f.name), opts);
+    const selected = this.mltTerms(loc, from, opts, okey);
+    if (selected.terms.length === 0) return [];
+    const query = termsQuery(selected.terms, selected.language);
+    const exclude = this.bases[loc.segment] + loc.doc;
+    const fkey = opts.filter ? this.internKey(filterKey(opts.filter)) : '';
+    if (limit <= MLT_CANDIDATES) {
+      // A source doc asked for under a second filter (another viewer) gets its unfiltered best
+      // matches computed once per snapshot; every filter then takes its hits from that list.
+      const ckey = `${exclude}|${okey}`;
+      let c = this.mltCandidates.get(ckey);
+      if (c !== undefined && typeof c === 'string' && c !== fkey) {
+        const hits = this.topDocs(query, undefined, MLT_CANDIDATES, exclude, from, MLT_EXHAUSTIVE_COST).top.sorted();
+        this.mltCandidates.set(ckey, (c = candidateList(hits, MLT_CANDIDATES)));
+      }
+      if (c !== undefined && typeof c !== 'string') {
+        const kept = this.accepted(c, opts.filter, fkey, limit);
+        if (kept.length >= limit || c.complete) return kept;
+      } else if (c === undefined) this.mltCandidates.set(ckey, fkey);
+    }
+    const { top } = this.topDocs(query, opts.filter, limit, exclude, from, MLT_EXHAUSTIVE_COST);
+    return top.sorted().map((h) => this.hit(h.doc, h.score));
+  }
+
+  /** One string per distinct filter key (candidate markers hold it; bounded). */
+  private internKey(k: string): string {
+    const known = this.filterKeys.get(k);
+    if (known !== undefined) return known;
+    if (this.filterKeys.size >= 1000) this.filterKeys.clear();
+    this.filterKeys.set(k, k);
+    return k;
+  }
+
+  /** Hits of the first `limit` candidates (global docs of this snapshot, all live) that `filter` accepts, in order. */
+  private accepted(c: MltCandidateList, filter: Filter | undefined, fkey: string, limit: number): Hit[] {
+    const accept = new Map<number, (doc: number) => boolean>();
+    const out: Hit[] = [];
+    for (let i = 0; i < c.docs.length && out.length < limit; i++) {
+      if (filter) {
+        const { segment, doc } = this.split(c.docs[i]);
+        let a = accept.get(segment);
+        if (a === undefined) accept.set(segment, (a = compileFilter(filter, fkey, this.segments[segment], this.cache, c.docs.length).matches));
+        if (!a(doc)) continue;
+      }
+      out.push(this.hit(c.docs[i], c.scores[i]));
+    }
+    return out;
+  }
+
+  /** The source doc's more-like-this terms: cached by (segment id, doc) across snapshots (see similarity/mlt-cache.ts). */
+  private mltTerms(loc: { segment: number; doc: number }, from: { name: string }[], opts: Partial<MoreLikeThisOptions>, okey: string): SelectedTerms {
     const r = this.segments[loc.segment];
+    const tkey = `${r.id}\u0000${loc.doc}\u0000${okey}`;
+    const terms = termsCacheOf(this.cache);
+    const known = terms.get(tkey, this.generation, this.numDocs);
+    if (known) return known;
     const texts = r.text(loc.doc);
     const lang = r.language(loc.doc);
-    const from = opts.fields ? this.fields.filter((f) => opts.fields!.includes(f.name)) : this.fields;
-    const fields = this.fieldsBySize().filter((name) => from.some((f) => f.name === name));
+    const names = new Set(from.map((f) => f.name));
+    const fields = this.fieldsBySize().filter((name) => names.has(name));
     const stats = {
       numDocs: this.numDocs,
       docFreq: (term: string, atMost: number) => {
@@ -275,10 +344,29 @@ export class Searcher {
         return df;
       },
     };
-    const terms = selectTerms(from.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts);
-    if (terms.length === 0) return [];
-    const { top } = this.topDocs(termsQuery(terms, lang), opts.filter, limit, this.bases[loc.segment] + loc.doc, from, MLT_EXHAUSTIVE_COST);
-    return top.sorted().map((h) => this.hit(h.doc, h.score));
+    const entry: SelectedTerms = {
+      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts),
+      language: lang,
+      numDocs: this.numDocs,
+      generation: this.generation,
+    };
+    terms.set(tkey, entry);
+    return entry;
+  }
+
+  /** Whether the doc version `ref` (segment id, segment-local doc) is live in this snapshot. */
+  isLive(ref: { segmentId: string; doc: number }): boolean {
+    const ids = (this.segmentIds ??= new Map(this.segments.map((r, i) => [r.id, i])));
+    const i = ids.get(ref.segmentId);
+    if (i === undefined) return false;
+    const r = this.segments[i];
+    return Number.isInteger(ref.doc) && ref.doc >= 0 && ref.doc < r.maxDoc && !r.isDeleted(ref.doc);
+  }
+
+  /** Values of keyword column `field` of the hit's doc in this snapshot ([] when it has none or is gone). */
+  keywordsOf(hit: Hit, field: string): readonly string[] {
+    const loc = this.resolve(hit);
+    return loc ? this.segments[loc.segment].keywords(field, loc.doc) : [];
   }
 
   /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */

@@ -91,19 +91,23 @@ export function nearDuplicatesIn(
 ): { doc: number; distance: number }[] {
   const idx = bandIndex(reader);
   const [h, l] = splitSignature(sig);
-  const seen = new Set<number>();
+  const want = [bandValue(h, l, 0), bandValue(h, l, 1), bandValue(h, l, 2), bandValue(h, l, 3)];
   const out: { doc: number; distance: number }[] = [];
   for (let band = 0; band < 4; band++) {
-    const v = bandValue(h, l, band);
+    const v = want[band];
     const s = idx.starts[band][v];
     const e = idx.starts[band][v + 1];
     for (let i = s; i < e; i++) {
       const d = idx.docs[band][i];
-      if (seen.has(d)) continue;
-      seen.add(d);
-      const dist = popcount32((idx.hi[d] ^ h) >>> 0) + popcount32((idx.lo[d] ^ l) >>> 0);
+      const dh = idx.hi[d];
+      const dl = idx.lo[d];
+      // Seen already under an earlier band with the same value.
+      let seen = false;
+      for (let b = 0; b < band && !seen; b++) seen = bandValue(dh, dl, b) === want[b];
+      if (seen) continue;
+      const dist = popcount32((dh ^ h) >>> 0) + popcount32((dl ^ l) >>> 0);
       if (dist <= maxDistance) out.push({ doc: d, distance: dist });
     }
   }
-  return out.sort((a, b) => a.distance - b.distance || a.doc - b.doc);
+  return out.length > 1 ? out.sort((a, b) => a.distance - b.distance || a.doc - b.doc) : out;
 }

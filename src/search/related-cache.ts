@@ -8,6 +8,16 @@
  * Least recently used entries are evicted past `maxEntries`. A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
+ *
+ * Similar-document lists (the costly part) are also kept across snapshots, by
+ * (token set, source document version = segment id + local doc), so that they
+ * stay warm while commits follow each other. A later snapshot reuses one only
+ * when every listed document version is still live there (checked on read:
+ * a document version's access tokens never change, so the same token set still
+ * sees it) and the list is fresh enough (`StableReuse`: big index, small change
+ * of its doc count, young entry); otherwise the caller recomputes it. A reused
+ * list may miss a document committed after it was made, never shows one the
+ * viewer cannot see or that is deleted.
  */
 import type { RelatedDoc } from './result.ts';
 
@@ -17,28 +27,95 @@ export interface RelatedLists {
   sameThread: RelatedDoc[];
 }
 
+/** A document version: segment id and segment-local doc (immutable). */
+export interface DocVersion {
+  segmentId: string;
+  doc: number;
+}
+
+/** When a similar list made on an earlier snapshot may be reused. */
+export interface StableReuse {
+  /** Only on indexes of at least this many docs (smaller ones always recompute). Default 10,000. */
+  minDocs: number;
+  /** Largest relative change of the doc count since the list was made. Default 0.02. */
+  maxDrift: number;
+  /** Largest age of the list in ms. Default 60,000. */
+  maxAgeMs: number;
+}
+
+/** The snapshot a list is asked for. */
+export interface SnapshotInfo {
+  generation: number;
+  numDocs: number;
+  /** Epoch ms. */
+  now: number;
+}
+
+interface StableSimilar {
+  made: SnapshotInfo;
+  items: { entry: RelatedDoc; version: DocVersion }[];
+}
+
 export class RelatedCache {
   private readonly entries = new Map<string, RelatedLists>();
+  private readonly stable = new Map<string, StableSimilar>();
+  private readonly reuse: StableReuse;
   /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
   private readonly docs = new Map<string, RelatedDoc>();
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
-  constructor(private readonly maxEntries = 50_000, private readonly maxScopes = 10_000) {}
+  constructor(private readonly maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
+    this.reuse = { minDocs: 10_000, maxDrift: 0.02, maxAgeMs: 60_000, ...reuse };
+  }
 
-  /** The key prefix of one viewer (sorted tokens) on one snapshot. */
-  scope(generation: number, tokens: readonly string[]): string {
+  /** The id of one viewer's token set (sorted tokens); ids are never reused. */
+  viewer(tokens: readonly string[]): number {
     const text = tokens.join('\n');
     let id = this.scopes.get(text);
     if (id === undefined) {
       if (this.scopes.size >= this.maxScopes) {
         this.scopes.clear();
         this.entries.clear();
+        this.stable.clear();
       }
       id = this.nextScope++;
       this.scopes.set(text, id);
     }
-    return `${generation}|${id}|`;
+    return id;
+  }
+
+  /** The key prefix of one viewer (sorted tokens) on one snapshot. */
+  scope(generation: number, tokens: readonly string[]): string {
+    return `${generation}|${this.viewer(tokens)}|`;
+  }
+
+  /**
+   * The similar list of `source` for `viewer` made on this or an earlier snapshot, when reusable
+   * (see the module comment); `isLive` tells whether a document version is live in this snapshot.
+   */
+  similar(viewer: number, source: DocVersion, at: SnapshotInfo, isLive: (v: DocVersion) => boolean): RelatedDoc[] | undefined {
+    const k = `${viewer}|${source.segmentId}|${source.doc}`;
+    const e = this.stable.get(k);
+    if (e === undefined) return undefined;
+    const r = this.reuse;
+    const fresh =
+      e.made.generation === at.generation ||
+      (at.numDocs >= r.minDocs && Math.abs(at.numDocs - e.made.numDocs) <= r.maxDrift * at.numDocs && at.now - e.made.now <= r.maxAgeMs);
+    if (!fresh || !e.items.every((i) => isLive(i.version))) {
+      this.stable.delete(k);
+      return undefined;
+    }
+    this.stable.delete(k);
+    this.stable.set(k, e);
+    return e.items.map((i) => i.entry);
+  }
+
+  setSimilar(viewer: number, source: DocVersion, made: SnapshotInfo, items: { entry: RelatedDoc; version: DocVersion }[]): void {
+    const k = `${viewer}|${source.segmentId}|${source.doc}`;
+    this.stable.delete(k);
+    this.stable.set(k, { made, items });
+    if (this.stable.size > this.maxEntries) this.stable.delete(this.stable.keys().next().value!);
   }
 
   get(scope: string, key: string): RelatedLists | undefined {

@@ -100,24 +100,36 @@ export interface RecordContext {
   /** The user's visibility filter (never absent: no filter means no search). */
   visibility: Filter;
   state: IndexingState;
-  /** Optional cache of related lists, with the key prefix of this viewer and snapshot. */
-  cache?: { store: RelatedCache; scope: string };
+  /**
+   * Optional cache of related lists: the key prefix of this viewer and snapshot, the viewer's
+   * token-set id (similar lists kept across snapshots) and the wall clock (epoch ms).
+   */
+  cache?: { store: RelatedCache; scope: string; viewer?: number; now?: number };
 }
 
 /** The query-independent related lists of a document for this viewer (cached when a cache is given). */
-function relatedLists(ctx: RecordContext, key: string, thread: string | undefined): RelatedLists {
+function relatedLists(ctx: RecordContext, hit: Hit, thread: string | undefined): RelatedLists {
+  const key = hit.key;
   const cached = ctx.cache?.store.get(ctx.cache.scope, key);
   if (cached) return cached;
   const { searcher, visibility } = ctx;
   const duplicates = searcher.duplicatesOf(key, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => relatedHit(ctx, d));
   // Near-duplicates would top the similar list: ask for enough to fill it without them.
   const dupKeys = new Set(duplicates.map((d) => d.id));
-  // Stored payloads are read (decompressed) only for the entries kept.
-  const similar = searcher
-    .moreLikeThis(key, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
-    .filter((d) => !dupKeys.has(d.key))
-    .slice(0, RELATED_LIMITS.similar)
-    .map((d) => relatedHit(ctx, d));
+  const stable = ctx.cache?.viewer !== undefined && hit.ref ? { store: ctx.cache.store, viewer: ctx.cache.viewer, source: { segmentId: hit.ref.segmentId, doc: hit.ref.doc } } : null;
+  const at = { generation: searcher.generation, numDocs: searcher.numDocs, now: ctx.cache?.now ?? Date.now() };
+  let similar = stable?.store.similar(stable.viewer, stable.source, at, (v) => searcher.isLive(v));
+  if (similar && similar.some((d) => dupKeys.has(d.id))) similar = undefined; // made before a duplicate appeared
+  if (!similar) {
+    // Stored payloads are read (decompressed) only for the entries kept.
+    const found = searcher
+      .moreLikeThis(key, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
+      .filter((d) => !dupKeys.has(d.key))
+      .slice(0, RELATED_LIMITS.similar);
+    const items = found.map((d) => ({ entry: relatedHit(ctx, d), version: { segmentId: d.ref.segmentId, doc: d.ref.doc } }));
+    stable?.store.setSimilar(stable.viewer, stable.source, at, items);
+    similar = items.map((i) => i.entry);
+  }
   const sameThread: RelatedDoc[] = [];
   if (thread) {
     const found = searcher.withKeyword('thread', [thread], { filter: visibility, limit: RELATED_LIMITS.sameThread + 1 });
@@ -133,12 +145,10 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
   const { searcher, visibility } = ctx;
   const s = hit.stored;
   const datasource = str(s.datasource);
-  const doc = searcher.get(hit.key);
-  const keywords = doc?.keywords ?? {};
   const subs = subValues(ctx.state, datasource, str(s.sub), str(s.sub_sub));
   const path = str(s.path);
 
-  const lists = relatedLists(ctx, hit.key, keywords.thread?.[0]);
+  const lists = relatedLists(ctx, hit, searcher.keywordsOf(hit, 'thread')[0]);
   const duplicates = new Map<string, RelatedDoc>();
   for (const d of hit.duplicates ?? []) if (duplicates.size < RELATED_LIMITS.duplicates) duplicates.set(d.key, relatedHit(ctx, d));
   for (const d of lists.duplicates) if (duplicates.size < RELATED_LIMITS.duplicates && !duplicates.has(d.id)) duplicates.set(d.id, d);
@@ -155,7 +165,7 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
     data_source: datasource,
     data_source_sub: subs.sub,
     data_source_sub_sub: subs.subSub,
-    file_type: keywords.file_type?.[0] ?? 'other',
+    file_type: searcher.keywordsOf(hit, 'file_type')[0] ?? 'other',
     document_type: str(s.document_type),
     last_modified: str(s.last_modified),
     file_size: fileSize,

@@ -14,7 +14,8 @@
  *    of stopwords only finds nothing.
  * 4. The full record per returned hit (result.ts), every related list under
  *    the same visibility filter; related lists are cached per (snapshot,
- *    token set, document) in related-cache.ts.
+ *    token set, document) in related-cache.ts, similar lists also across
+ *    snapshots while every listed document is still live (related-cache.ts).
  */
 import type { Filter, Index, Searcher } from '../../engine/index.ts';
 import { QueryError } from '../../engine/index.ts';
@@ -22,7 +23,7 @@ import { RequestValidationError } from '../errors.ts';
 import { indexingState } from '../indexing/datasources.ts';
 import type { StateStore } from '../state/store.ts';
 import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type DateFilter, type SearchParams } from './params.ts';
-import { RelatedCache } from './related-cache.ts';
+import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens } from './visibility.ts';
 
@@ -59,6 +60,17 @@ function shared(index: Index): { related: RelatedCache; searcher: Searcher } {
     p.searcher = index.reader.searcher();
   }
   return { related: p.related, searcher: p.searcher };
+}
+
+/**
+ * Replaces the related-lists cache of `index` with one reusing similar lists across snapshots
+ * under `reuse` (related-cache.ts StableReuse; the defaults reuse them only at scale).
+ */
+export function configureRelatedCache(index: Index, reuse: Partial<StableReuse>): void {
+  const p = perIndex.get(index);
+  const related = new RelatedCache(undefined, undefined, reuse);
+  if (p) p.related = related;
+  else perIndex.set(index, { related, searcher: null });
 }
 
 const CATEGORIES: ReadonlySet<string> = new Set(DATA_SOURCE_CATEGORIES);
@@ -110,7 +122,7 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
   try {
     const query = searcher.parse(params.query, params.language ?? 'de');
     const found = searcher.search({ query, filter: filters.length === 1 ? visibility : { and: filters }, limit: count, offset, collapseDuplicates: true });
-    const cache = { store: related, scope: related.scope(searcher.generation, tokens) };
+    const cache = { store: related, scope: related.scope(searcher.generation, tokens), viewer: related.viewer(tokens), now: deps.now() };
     return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, state, cache }, hit)) };
   } catch (err) {
     if (err instanceof QueryError && (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')) {

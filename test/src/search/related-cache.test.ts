@@ -1,4 +1,4 @@
-/** RelatedCache: entries are scoped by snapshot generation and the viewer's token set; LRU eviction. */
+/** RelatedCache: entries are scoped by snapshot generation and the viewer's token set; LRU eviction; similar lists reused across snapshots only when fresh and live. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RelatedCache } from '../../../src/search/related-cache.ts';
@@ -29,4 +29,28 @@ test('least recently used entries are evicted; too many scopes reset the cache',
   c.scope(1, ['v']);
   c.scope(1, ['w']);
   assert.equal(c.size, 0);
+});
+
+test('similar lists are reused across snapshots only when fresh enough and every listed version is live', () => {
+  const c = new RelatedCache(100, 100, { minDocs: 1000, maxDrift: 0.02, maxAgeMs: 1000 });
+  const v = c.viewer(['d|*']);
+  const src = { segmentId: 's1', doc: 3 };
+  const item = (id: string, segmentId: string, doc: number) => ({ entry: { id, title: '', path_preview: '', data_source: 'd' }, version: { segmentId, doc } });
+  c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5), item('d:b', 's2', 0)]);
+  const live = () => true;
+  const at = (generation: number, numDocs: number, now: number) => ({ generation, numDocs, now });
+  assert.deepEqual(c.similar(v, src, at(2, 10_100, 500), live)?.map((d) => d.id), ['d:a', 'd:b'], 'next snapshot, 1% more docs');
+  assert.equal(c.similar(c.viewer(['d|*', 'd|g']), src, at(2, 10_100, 500), live), undefined, 'another token set');
+  assert.equal(c.similar(v, { segmentId: 's9', doc: 3 }, at(2, 10_100, 500), live), undefined, 'another version of the source');
+  assert.equal(c.similar(v, src, at(2, 10_300, 500), live), undefined, 'doc count moved by 3%');
+  c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5)]);
+  assert.equal(c.similar(v, src, at(2, 10_000, 1001), live), undefined, 'too old');
+  c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5), item('d:b', 's2', 0)]);
+  assert.equal(c.similar(v, src, at(2, 10_000, 10), (x) => x.segmentId !== 's2'), undefined, 'a listed version is gone');
+  assert.equal(c.similar(v, src, at(2, 10_000, 10), live), undefined, 'dropped once stale');
+  const small = new RelatedCache();
+  const w = small.viewer(['t']);
+  small.setSimilar(w, src, { generation: 1, numDocs: 500, now: 0 }, [item('d:a', 's1', 5)]);
+  assert.ok(small.similar(w, src, at(1, 500, 0), live), 'same snapshot');
+  assert.equal(small.similar(w, src, at(2, 500, 0), live), undefined, 'small indexes recompute on every snapshot');
 });
