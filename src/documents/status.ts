@@ -86,14 +86,27 @@ export class StatusRegistry {
         st.state = 'indexed';
         st.committed_at = at;
         st.message = 'indexed and searchable';
-        if (this.byKey.size > this.maxEntries) this.byKey.delete(key);
       } else if (st.state === 'deleted') {
         st.committed_at = at;
       }
     }
+    this.evict();
     if (this.head > 4096 && this.head * 2 > this.awaiting.length) {
       this.awaiting = this.awaiting.slice(this.head);
       this.head = 0;
+    }
+  }
+
+  /**
+   * Above `maxEntries`, forget the oldest settled entries (indexed, or deleted and committed) until the
+   * registry fits again; queued, skipped and failed entries stay. A forgotten indexed document is answered
+   * from the index, a forgotten deleted one as unknown (404), as after a restart.
+   */
+  private evict(): void {
+    if (this.byKey.size <= this.maxEntries) return;
+    for (const [key, st] of this.byKey) {
+      if (this.byKey.size <= this.maxEntries) break;
+      if (st.state === 'indexed' || (st.state === 'deleted' && st.committed_at !== null)) this.byKey.delete(key);
     }
   }
 
