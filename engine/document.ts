@@ -43,7 +43,8 @@ export type EngineEvent =
   | { type: 'flush'; segment: string; docs: number; bytes: number; ms: number }
   | { type: 'commit'; generation: number; docCount: number; segments: number; ms: number }
   | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number }
-  | { type: 'open'; generation: number; docCount: number; segments: number; ms: number; removedFiles: number }
+  /** `staleAnalysisDocs`: live docs whose terms predate the current ANALYSIS_VERSION (re-index them). */
+  | { type: 'open'; generation: number; docCount: number; segments: number; ms: number; removedFiles: number; staleAnalysisDocs: number }
   | { type: 'error'; where: string; message: string };
 
 export const LIMITS = {

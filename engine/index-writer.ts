@@ -12,7 +12,7 @@
  */
 import type { Directory } from './directory/types.ts';
 import { EngineError } from './errors.ts';
-import { detectLanguage } from './analysis/index.ts';
+import { ANALYSIS_VERSION, detectLanguage } from './analysis/index.ts';
 import { analyzeTerms, TermStream } from './analysis/analyzer.ts';
 import { validateDocument, type CommitInfo, type EngineEvent, type IndexDocument } from './document.ts';
 import { SegmentBuffer, releasePooledLogs, type FlushedSegment } from './segment/segment-buffer.ts';
@@ -34,6 +34,8 @@ export interface LiveSegment {
   committedDelGen: number;
   committedDelCount: number;
   merging: boolean;
+  /** Analysis version of its terms (a merged segment keeps the oldest of its sources). */
+  analysis: number;
 }
 
 interface Pending {
@@ -95,7 +97,7 @@ export class IndexWriter {
     this.buffer = new SegmentBuffer(this.maxBufferedTokens >>> 2);
     opened.point.segments.forEach((entry, i) => {
       const s = opened.segments[i];
-      this.segments.push({ core: s.core, bits: s.bits, delCount: s.delCount, committedDelGen: entry.delGen, committedDelCount: s.delCount, merging: false });
+      this.segments.push({ core: s.core, bits: s.bits, delCount: s.delCount, committedDelGen: entry.delGen, committedDelCount: s.delCount, merging: false, analysis: entry.analysis ?? 1 });
     });
   }
 
@@ -241,6 +243,7 @@ export class IndexWriter {
       committedDelGen: 0,
       committedDelCount: 0,
       merging: false,
+      analysis: ANALYSIS_VERSION,
     };
     const i = this.pendings.indexOf(p);
     if (i >= 0) this.pendings.splice(i, 1);
@@ -321,7 +324,7 @@ export class IndexWriter {
         newDelGens.push({ s, gen: generation, count: delCount });
         delWrites.push(this.dir.writeFile(deletionFileName(s.core.id, generation), [encodeDeletions(bits, s.core.maxDoc, delCount)]));
       }
-      entries.push({ id: s.core.id, maxDoc: s.core.maxDoc, delGen, delCount });
+      entries.push({ id: s.core.id, maxDoc: s.core.maxDoc, delGen, delCount, analysis: s.analysis });
     }
     const docCount = entries.reduce((n, e) => n + e.maxDoc - e.delCount, 0);
     const point: CommitPoint = { generation, committedAt: Date.now(), nextSegment: this.point.nextSegment, segments: entries, docCount, userData };
@@ -361,6 +364,13 @@ export class IndexWriter {
     for (const p of this.pendings) ids.add(p.id);
     for (const id of this.inUseIds()) ids.add(id);
     await removeUnusedFiles(this.dir, this.point, ids);
+  }
+
+  /** Live documents of segments written with an older analysis version than ANALYSIS_VERSION. */
+  get staleAnalysisDocs(): number {
+    let n = 0;
+    for (const s of this.segments) if (s.analysis < ANALYSIS_VERSION) n += s.core.maxDoc - s.delCount;
+    return n;
   }
 
   /** True when something changed since the last commit started. */

@@ -27,6 +27,7 @@ export type { SearcherOptions } from './searcher.ts';
 export type * from './query/types.ts';
 export type { Bm25Params } from './scoring/bm25.ts';
 export type { Language } from './analysis/types.ts';
+export { ANALYSIS_VERSION } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
 export { hammingDistance, simhash } from './similarity/simhash.ts';
 
@@ -88,6 +89,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     segments: opened.point.segments.length,
     ms: Date.now() - started,
     removedFiles: opened.removedFiles,
+    staleAnalysisDocs: writer.staleAnalysisDocs,
   });
   const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log);
   let timer: ReturnType<typeof setInterval> | null = null;

@@ -7,6 +7,14 @@ export { LANGUAGES } from './types.ts';
 export { analyze, analyzeEach, analyzeQuery, analyzeTerms, termStreamOf, TermStream, MAX_WORD_LENGTH } from './analyzer.ts';
 export type { TokenCallback } from './analyzer.ts';
 export { detectLanguage } from './detect.ts';
+/**
+ * Version of the analysis output (the terms a text becomes). Raise it whenever a change makes the same
+ * text produce different index terms; segments record the version they were written with, so an index
+ * can tell how many of its documents predate the current analysis (they match less precisely until
+ * re-indexed). 1: the first release; 2: hyphen-closed compounds, letter/digit parts, Greek letter names,
+ * US spelling for English.
+ */
+export const ANALYSIS_VERSION = 2;
 export { stemEnglish } from './english-stemmer.ts';
 export { stemGerman } from './german-stemmer.ts';
 export { foldGerman, foldLatin } from './fold.ts';

@@ -17,6 +17,8 @@ export interface SegmentEntry {
   /** Deletion generation (0 = no deletions file). */
   delGen: number;
   delCount: number;
+  /** Analysis version the segment's terms were produced with (absent: 1; see ANALYSIS_VERSION). */
+  analysis?: number;
 }
 
 export interface CommitPoint {

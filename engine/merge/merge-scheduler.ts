@@ -121,7 +121,7 @@ export class MergeScheduler {
           }
         }
       });
-      const merged: LiveSegment = { core, bits, delCount, committedDelGen: 0, committedDelCount: 0, merging: false };
+      const merged: LiveSegment = { core, bits, delCount, committedDelGen: 0, committedDelCount: 0, merging: false, analysis: Math.min(...sources.map((x) => x.analysis)) };
       const at = writer.segments.indexOf(sources[0]);
       for (const s of sources) writer.segments.splice(writer.segments.indexOf(s), 1);
       if (core.maxDoc > 0) writer.segments.splice(Math.min(at, writer.segments.length), 0, merged);

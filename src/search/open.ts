@@ -4,7 +4,7 @@
  * service (durable queue and pipeline) in `documents/`.
  */
 import { join } from 'node:path';
-import { FsDirectory, openIndex, type EngineEvent, type Index } from '../../engine/index.ts';
+import { ANALYSIS_VERSION, FsDirectory, openIndex, type EngineEvent, type Index } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import { createBodyReader } from '../documents/body.ts';
 import { DocumentService } from '../documents/service.ts';
@@ -15,6 +15,9 @@ import { DOCUMENT_SCHEMA } from './index-schema.ts';
 function engineLogger(log: Logger): (e: EngineEvent) => void {
   return (e) => {
     if (e.type === 'error') log.error('search engine error', { where: e.where, message: e.message });
+    else if (e.type === 'open' && e.staleAnalysisDocs > 0) {
+      log.warn('search engine open: documents indexed with an older analysis version match less precisely until pushed again', { ...e, analysisVersion: ANALYSIS_VERSION });
+    }
     else if (e.type === 'open' || e.type === 'merge') log.info(`search engine ${e.type}`, { ...e });
     else log.debug(`search engine ${e.type}`, { ...e });
   };
