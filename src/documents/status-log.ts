@@ -22,11 +22,10 @@
  * over the file (directory fsynced); appends made meanwhile wait and go after the new content. A crash
  * before the rename leaves the old file (the temporary file is removed at load); after it, the new one.
  */
-import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Logger } from '../log.ts';
 import { encodeFrames } from '../storage/frame.ts';
-import { RecordLogWriter, fsyncDir, replayFile } from '../storage/record-log.ts';
+import { RecordLogWriter, replaceFileDurably, replayFile } from '../storage/record-log.ts';
 import type { QueueOp } from './queue.ts';
 
 export interface RejectedStatus {
@@ -196,16 +195,7 @@ export class StatusLogWriter {
       try {
         await old.close();
         if (old.failed) throw old.failed;
-        const tmp = `${this.path}.tmp`;
-        const fh = await open(tmp, 'w');
-        try {
-          await fh.writeFile(content);
-          await fh.sync();
-        } finally {
-          await fh.close();
-        }
-        await rename(tmp, this.path);
-        await fsyncDir(dirname(this.path));
+        await replaceFileDurably(this.path, content);
         this.compactAt = this.minRecords;
         log.info('document statuses compacted', { file: this.path, live: live.length });
       } catch (err) {

@@ -6,8 +6,9 @@
  * survives kill -9; a file is never rewritten. Reads go through the account's
  * own directory, so another account's file id is simply not found.
  */
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceFileDurably } from '../storage/record-log.ts';
 
 export const FILE_ID = /^file-[0-9a-f]{24}$/;
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -38,26 +39,7 @@ export class FileStoreWriter {
     const dir = accountDir(this.dir, accountId);
     await mkdir(dir, { recursive: true });
     const target = join(dir, `${file.id}.json`);
-    const tmp = `${target}.tmp-${process.pid}`;
-    const handle = await open(tmp, 'wx');
-    try {
-      await handle.writeFile(JSON.stringify(file));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(tmp, target);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    const dirHandle = await open(dir, 'r');
-    try {
-      await dirHandle.sync();
-    } finally {
-      await dirHandle.close();
-    }
+    await replaceFileDurably(target, JSON.stringify(file), `${target}.tmp-${process.pid}`);
   }
 }
 

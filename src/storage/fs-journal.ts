@@ -20,12 +20,12 @@
  * snapshot-(G+1) + log-(G+1). A failed compaction is logged, never thrown;
  * it is retried after the log grows by another `compactBytes`.
  */
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
 import type { Journal, StateEvent } from '../state/store.ts';
 import { encodeFrames } from './frame.ts';
-import { RecordLogWriter, StorageError, fsyncDir, replayFile, scanFile } from './record-log.ts';
+import { RecordLogWriter, StorageError, fsyncDir, replaceFileDurably, replayFile, scanFile } from './record-log.ts';
 
 export interface FsJournalOptions {
   /** Directory of the state files (created if missing). */
@@ -156,16 +156,7 @@ export class FsJournal implements Journal {
       try {
         await oldDone;
         await next.ensureOpen();
-        const tmp = join(dir, `${snapshotFileName(newGen)}.tmp`);
-        const fh = await open(tmp, 'w');
-        try {
-          await fh.writeFile(content);
-          await fh.sync();
-        } finally {
-          await fh.close();
-        }
-        await rename(tmp, join(dir, snapshotFileName(newGen)));
-        await fsyncDir(dir);
+        await replaceFileDurably(join(dir, snapshotFileName(newGen)), content);
         await rm(join(dir, logFileName(oldGen)), { force: true });
         await rm(join(dir, snapshotFileName(oldGen)), { force: true });
         await fsyncDir(dir);

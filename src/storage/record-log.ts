@@ -11,7 +11,7 @@
  * for (used to order a new log file behind the previous one). After an I/O
  * error the writer is failed: that batch and every later append reject.
  */
-import { open, readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.ts';
@@ -36,6 +36,28 @@ export async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Replace `path` with `content` crash-safely: written to `tmp` (default `<path>.tmp`), fsynced,
+ * renamed over `path`, then the directory fsynced. A crash leaves the old or the new file, never a
+ * mix; a leftover temporary file is the caller's to remove at start.
+ */
+export async function replaceFileDurably(path: string, content: Uint8Array | string, tmp = `${path}.tmp`): Promise<void> {
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(dirname(path));
 }
 
 /** Read a framed file; undefined when it does not exist. Does not change the file. */
