@@ -18,7 +18,8 @@ const op = (seq: number): QueueOp => ({
   },
 });
 
-test('capacity() holds pushes while unapplied bytes exceed the bound, and releases them as the pipeline drains', async () => {
+/** A pipeline whose extraction waits for `open()` (extraction slower than the pushes). */
+async function gatedPipeline(limits: { maxPendingBytes?: number; maxPendingMs?: number; lookahead?: number }) {
   const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
   let open!: () => void;
   const gate = new Promise<void>((r) => (open = r));
@@ -28,15 +29,19 @@ test('capacity() holds pushes while unapplied bytes exceed the bound, and releas
       statuses: new StatusRegistry(),
       log: silentLogger,
       now: () => 0,
-      maxPendingBytes: 3000,
-      lookahead: 1,
+      ...limits,
       readBody: async (d) => {
-        await gate; // extraction is slower than the pushes
+        await gate;
         return { text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' };
       },
     },
     0,
   );
+  return { index, pipeline, open };
+}
+
+test('capacity() holds pushes while unapplied bytes exceed the bound, and releases them as the pipeline drains', async () => {
+  const { index, pipeline, open } = await gatedPipeline({ maxPendingBytes: 3000, lookahead: 1 });
   await pipeline.capacity(); // empty: room
   for (let seq = 1; seq <= 4; seq++) pipeline.submit(op(seq), Promise.resolve(), 1000);
   let released = false;
@@ -81,23 +86,8 @@ async function eventually(cond: () => boolean): Promise<void> {
 }
 
 test('pushes also wait while the backlog would take longer than maxPendingMs to apply, and are let in in order', { timeout: 10_000 }, async () => {
-  const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
-  let open!: () => void;
-  const gate = new Promise<void>((r) => (open = r));
-  const pipeline = new IndexingPipeline(
-    {
-      index,
-      statuses: new StatusRegistry(),
-      log: silentLogger,
-      now: () => 0,
-      maxPendingMs: 1e-9, // any backlog is too much; the byte bound (default) is far away
-      readBody: async (d) => {
-        await gate;
-        return { text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' };
-      },
-    },
-    0,
-  );
+  // any backlog is too much; the byte bound (default) is far away
+  const { index, pipeline, open } = await gatedPipeline({ maxPendingMs: 1e-9 });
   await pipeline.capacity(); // nothing pending: room
   pipeline.submitMany([op(1), op(2)], Promise.resolve(), [10, 10]);
   const order: string[] = [];
