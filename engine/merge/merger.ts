@@ -2,8 +2,9 @@
  * Segment merger: writes one new segment holding the live docs of several source segments
  * (deleted docs are purged), in source order. Term dictionaries are k-way merged, postings
  * re-encoded with remapped doc ids, columns, keys, signatures and stored docs copied.
- * The work yields to the event loop every YIELD_EVERY postings/docs so writers and searchers
- * keep running; `shouldStop()` aborts it (the caller discards the result).
+ * The work runs in slices of about SLICE_MS, yielding to the event loop in between, so commits,
+ * writers and searchers keep running (a commit is a chain of I/O steps: each one waits for the
+ * slice in progress); `shouldStop()` aborts it (the caller discards the result).
  */
 import type { SegmentCore } from '../segment/segment-reader.ts';
 import { isDeletedIn } from '../segment/segment-reader.ts';
@@ -31,17 +32,22 @@ export interface MergeResult {
   docMaps: Int32Array[];
 }
 
-const YIELD_EVERY = 50_000;
+/** Longest stretch of merge work between two yields to the event loop. */
+const SLICE_MS = 8;
+/** Units of work (postings, docs) between two looks at the clock. */
+const CHECK_EVERY = 2_000;
 
 export async function mergeSegments(id: string, sources: readonly MergeSource[], shouldStop: () => boolean = () => false): Promise<MergeResult> {
   let work = 0;
+  let sliceStart = performance.now();
   const tick = async (n: number) => {
     work += n;
-    if (work >= YIELD_EVERY) {
-      work = 0;
-      await new Promise<void>((r) => setImmediate(r));
-      if (shouldStop()) throw new EngineError('CLOSED', 'merge aborted');
-    }
+    if (work < CHECK_EVERY) return;
+    work = 0;
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise<void>((r) => setImmediate(r));
+    sliceStart = performance.now();
+    if (shouldStop()) throw new EngineError('CLOSED', 'merge aborted');
   };
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
@@ -140,7 +146,7 @@ export async function mergeSegments(id: string, sources: readonly MergeSource[],
       keys[nd] = keysReader.key(d);
       sigs[nd] = srcSigs[d];
       stored.add(storedReader.doc(d));
-      if ((nd & 1023) === 0) await tick(1024);
+      if ((nd & 63) === 0) await tick(64 * 8); // a stored doc costs about as much as 8 postings
     }
   }
   w.setKeys(writeKeys(keys));
