@@ -25,7 +25,7 @@ export class FsDirectory implements Directory {
   private closed = false;
   /** Open handle of the directory itself (for syncDirectory). */
   private dirHandle: Promise<Handle> | null = null;
-  /** Open handles of appended logs, by name (closed when the log is deleted or the directory closed). */
+  /** Open handles of appended logs, by name (closed when the log is deleted, the lock released or the directory closed). */
   private readonly logs = new Map<string, Promise<Handle>>();
 
   private constructor(readonly path: string) {}
@@ -147,6 +147,7 @@ export class FsDirectory implements Directory {
             if (!held) return;
             held = false;
             heldPaths.delete(file);
+            await this.closeHandles(); // the writer is done: no handle outlives it
             await unlink(file).catch(() => undefined);
           },
         };
@@ -164,6 +165,11 @@ export class FsDirectory implements Directory {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.closeHandles();
+  }
+
+  /** Closes the cached directory and log handles (they reopen on next use). */
+  private async closeHandles(): Promise<void> {
     const handles = [...this.logs.values(), ...(this.dirHandle ? [this.dirHandle] : [])];
     this.logs.clear();
     this.dirHandle = null;
