@@ -40,6 +40,19 @@ function contract(name: string, make: () => Promise<Directory>) {
       await dir.syncDirectory();
     });
 
+    it('starts a deleted log afresh on the next append, also across a lock release', async () => {
+      const lock = await dir.lock();
+      await dir.appendFile('e.log', bytes('old'));
+      await dir.deleteFile('e.log');
+      await dir.appendFile('e.log', bytes('new'));
+      await dir.syncDirectory();
+      assert.equal(text(await dir.readFile('e.log')), 'new');
+      await lock.release();
+      await dir.appendFile('e.log', bytes('+more'));
+      await dir.syncDirectory();
+      assert.equal(text(await dir.readFile('e.log')), 'new+more');
+    });
+
     it('reports a missing file as NOT_FOUND and deletes idempotently', async () => {
       await assert.rejects(dir.readFile('nope.seg'), (e) => e instanceof EngineError && e.code === 'NOT_FOUND');
       await dir.writeFile('d.seg', [bytes('d')]);
