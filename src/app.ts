@@ -5,7 +5,6 @@
  * `onError` that maps typed errors to the spec's envelopes.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { RequestValidationError, SchemaError, ServiceError } from './errors.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Services } from './services.ts';
@@ -24,6 +23,7 @@ import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -50,7 +50,7 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   app.use(
     '*',
-    bodyLimit({
+    requestBodyLimit({
       maxSize: config.maxRequestBytes,
       onError: (c) => c.json({ detail: `Request body exceeds the limit of ${config.maxRequestBytes} bytes` }, 413),
     }),

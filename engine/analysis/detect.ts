@@ -3,7 +3,8 @@
  * character statistics over the first few thousand characters: words that
  * are frequent in one language and rare in the other vote, each ä/ö/ü/ß adds
  * half a vote for German. Ties and texts without evidence give 'de', the
- * service's default language.
+ * service's default language. The scan stops early once one language leads
+ * decisively (16 votes), so a long text is usually decided by its opening.
  */
 import type { Language } from './types.ts';
 import { checkText } from './errors.ts';
@@ -24,18 +25,39 @@ sowie werden wurden ihre seine unter zwischen bereits damit dann doch schon jedo
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
+/** Marker words are at most this long; longer words are not looked up (nor hashed past it). */
+const MAX_MARKER = 8;
 const SLOTS = 1024;
 /** Open-addressed table of marker-word hashes: 1 = English marker, 2 = German marker, 0 = empty. */
 const markerHash = new Int32Array(SLOTS);
 const markerLang = new Uint8Array(SLOTS);
 
-/** FNV-1a over the UTF-16 code units of a lower-case word (as the scanner computes it). */
+/**
+ * The letters the detector reads, as lower-case codes: a-z, ä ö ü ß (A-Z, Ä Ö Ü folded). The text
+ * is read as UTF-8 bytes: an ASCII byte maps through LETTER (0: a word boundary); ä ö ü ß Ä Ö Ü
+ * are the two bytes 0xC3 xx, mapped through AFTER_C3 by their second byte. Every other character
+ * is a word boundary, as it is in the UTF-16 reading (each of its bytes is one).
+ */
+const LETTER = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) LETTER[c] = LETTER[c - 32] = c;
+const AFTER_C3 = new Uint8Array(64);
+AFTER_C3[0xa4 - 0x80] = AFTER_C3[0x84 - 0x80] = 0xe4; // ä Ä
+AFTER_C3[0xb6 - 0x80] = AFTER_C3[0x96 - 0x80] = 0xf6; // ö Ö
+AFTER_C3[0xbc - 0x80] = AFTER_C3[0x9c - 0x80] = 0xfc; // ü Ü
+AFTER_C3[0x9f - 0x80] = 0xdf; // ß
+
+/** The prefix as UTF-8 (at most 3 bytes per UTF-16 code unit) plus a closing space. */
+const utf8 = new TextEncoder();
+const scratch = new Uint8Array(DETECT_PREFIX * 3 + 1);
+
+/** FNV-1a over the letter codes (UTF-16 code units) of a lower-case word, as the scanner computes it. */
 function hashWord(w: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), FNV_PRIME);
   return h;
 }
 function addMarker(w: string, lang: number): void {
+  if (w.length > MAX_MARKER) throw new Error(`marker word '${w}' is longer than ${MAX_MARKER}`);
   const h = hashWord(w);
   let i = h & (SLOTS - 1);
   while (markerLang[i] !== 0) {
@@ -48,70 +70,87 @@ function addMarker(w: string, lang: number): void {
 for (const w of EN_MARKERS) addMarker(w, 1);
 for (const w of DE_MARKERS) if (!EN_MARKERS.has(w)) addMarker(w, 2);
 
-function markerOf(h: number): number {
-  let i = h & (SLOTS - 1);
-  for (;;) {
-    const l = markerLang[i];
-    if (l === 0) return 0;
-    if (markerHash[i] === h) return l;
-    i = (i + 1) & (SLOTS - 1);
-  }
-}
-
-/** Weight of one weak letter-pattern signal (th, wh, sh, -ly, -ing for English; sch, cht, -ung, z for German). */
-const WEAK = 0.25;
-/** English must lead by more than this to be chosen ('de' is the default when unsure). */
-const MARGIN = 0.5;
+/**
+ * Evidence is counted in quarter votes (integers, so no rounding): a marker word 4, an
+ * umlaut or ß 2, a weak letter pattern 1 (th, wh, sh, -ly, -ing for English; sch, cht,
+ * -ung, z for German).
+ */
+const MARKER = 4;
+const UMLAUT = 2;
+const WEAK = 1;
+/** English must lead by more than this (half a vote) to be chosen ('de' is the default when unsure). */
+const MARGIN = 2;
+/**
+ * The scan stops at the end of a word once one language leads by this much (16 votes): the
+ * evidence is decisive, and the rest of the prefix is only read when it is not.
+ */
+const DECISIVE_LEAD = 64;
 
 /**
  * Guesses the language of `text` ('de' when unsure). Marker words count 1
  * (matched by hash, without allocation), umlauts/ß 0.5, letter patterns 0.25.
+ * Reads at most DETECT_PREFIX characters, and stops earlier at the end of the
+ * first word where one language leads by 16 votes (DECISIVE_LEAD).
  */
 export function detectLanguage(text: string): Language {
   checkText(text);
-  const n = Math.min(text.length, DETECT_PREFIX);
-  let en = 0;
-  let de = 0;
+  const b = scratch;
+  const n = utf8.encodeInto(text.length > DETECT_PREFIX ? text.slice(0, DETECT_PREFIX) : text, b).written;
+  b[n] = 32; // ends the last word
+  let lead = 0; // English minus German evidence, in quarter votes
   let len = 0;
   let h = FNV_OFFSET;
-  let p1 = 0; // previous letter in the word (lower case), 0 at a word start
+  let p1 = 0; // previous letters in the word (lower case), 0 before the word's start
   let p2 = 0;
+  let p3 = 0;
   for (let i = 0; i <= n; i++) {
-    let c = i < n ? text.charCodeAt(i) : 32;
-    if (c >= 65 && c <= 90) c += 32;
-    else if (c === 0xc4 || c === 0xd6 || c === 0xdc) c += 32;
-    if ((c >= 97 && c <= 122) || c === 0xe4 || c === 0xf6 || c === 0xfc || c === 0xdf) {
-      if (c >= 0xdf) de += 0.5;
+    const u = b[i];
+    let c = 0;
+    if (u < 0x80) c = LETTER[u];
+    else if (u === 0xc3) {
+      const v = b[i + 1];
+      if (v >= 0x80 && v < 0xc0) c = AFTER_C3[v - 0x80];
+      if (c !== 0) i++;
+    }
+    if (c !== 0) {
+      if (c >= 0xdf) lead -= UMLAUT;
       else if (c === 104) { // h
-        if (p1 === 116 || p1 === 119) en += WEAK; // th, wh
-        else if (p1 === 115) { if (p2 === 99) de += WEAK; else en += WEAK; } // sch / sh
-      } else if (c === 116 && p1 === 104 && p2 === 99) de += WEAK; // cht
-      else if (c === 122) de += WEAK; // z
-      h = Math.imul(h ^ c, FNV_PRIME);
+        if (p1 === 116 || p1 === 119) lead += WEAK; // th, wh
+        else if (p1 === 115) lead += p2 === 99 ? -WEAK : WEAK; // sch / sh
+      } else if (c === 116) {
+        if (p1 === 104 && p2 === 99) lead -= WEAK; // cht
+      } else if (c === 122) lead -= WEAK; // z
+      if (len < MAX_MARKER) h = Math.imul(h ^ c, FNV_PRIME);
       len++;
+      p3 = p2;
       p2 = p1;
       p1 = c;
       continue;
     }
-    if (len > 0) {
-      if (len <= 8) {
-        const m = markerOf(h);
-        if (m === 1) en++;
-        else if (m === 2) de++;
-      }
-      if (len >= 4) {
-        if (p2 === 108 && p1 === 121) en += WEAK; // -ly
-        else if (p2 === 110 && p1 === 103 && i >= 3) {
-          const before = text.charCodeAt(i - 3) | 32;
-          if (before === 105) en += WEAK; // -ing
-          else if (before === 117) de += WEAK; // -ung
+    if (len === 0) continue;
+    if (len <= MAX_MARKER) {
+      let s = h & (SLOTS - 1);
+      for (;;) {
+        const l = markerLang[s];
+        if (l === 0) break;
+        if (markerHash[s] === h) {
+          lead += l === 1 ? MARKER : -MARKER;
+          break;
         }
+        s = (s + 1) & (SLOTS - 1);
       }
-      len = 0;
-      h = FNV_OFFSET;
-      p1 = 0;
-      p2 = 0;
     }
+    if (len >= 4) {
+      if (p2 === 108 && p1 === 121) lead += WEAK; // -ly
+      else if (p2 === 110 && p1 === 103) {
+        if (p3 === 105) lead += WEAK; // -ing
+        else if (p3 === 117) lead -= WEAK; // -ung
+      }
+    }
+    if (lead >= DECISIVE_LEAD || lead <= -DECISIVE_LEAD) break;
+    len = 0;
+    h = FNV_OFFSET;
+    p1 = p2 = p3 = 0;
   }
-  return en - de > MARGIN ? 'en' : 'de';
+  return lead > MARGIN ? 'en' : 'de';
 }

@@ -4,7 +4,7 @@
  * pool (with the service's size limit; a promise), no body as empty text. Also
  * computes the document's file suffix and the media-type-based search file type.
  */
-import { computeSuffix, decodeBase64Body, extract, type Extraction } from '../../extractors/index.ts';
+import { computeSuffix, decodeBase64Body, extract, lookupFileType, type Extraction, type SearchFileType } from '../../extractors/index.ts';
 import type { BodyReader, BodyResult } from './pipeline.ts';
 import type { QueuedDocument } from './queue.ts';
 
@@ -12,7 +12,29 @@ export type ExtractFn = (bytes: Uint8Array, options: { mediaType: string; fileNa
 
 /** The computed file suffix: from the binary's media type, else the extension of the title or path. */
 export function documentSuffix(doc: { mime_type?: string | null; binary: boolean; title?: string | null; path?: string | null; path_preview?: string | null }): string {
-  return computeSuffix({ mediaType: doc.binary ? (doc.mime_type ?? undefined) : undefined, title: doc.title ?? undefined, path: doc.path ?? doc.path_preview ?? undefined }).suffix;
+  const mediaType = doc.binary ? (doc.mime_type ?? undefined) : undefined;
+  const title = doc.title ?? undefined;
+  const path = doc.path ?? doc.path_preview ?? undefined;
+  // No media type and no dot in the names: no extension, so no suffix (as computeSuffix answers).
+  if (mediaType === undefined && !title?.includes('.') && !path?.includes('.')) return '';
+  return computeSuffix({ mediaType, title, path }).suffix;
+}
+
+/** Media types seen, with their table row's search file type (null: not in the table); bounded. */
+const byMediaType = new Map<string, SearchFileType | null>();
+const MEDIA_TYPES_KEPT = 64;
+
+/** The search file type computeSuffix gives for a media type and title (a media type in the table decides alone). */
+export function mediaFileTypeOf(mimeType: string | null, title: string): SearchFileType {
+  if (mimeType !== null) {
+    let known = byMediaType.get(mimeType);
+    if (known === undefined) {
+      known = lookupFileType(mimeType)?.searchFileType ?? null;
+      if (byMediaType.size < MEDIA_TYPES_KEPT) byMediaType.set(mimeType, known);
+    }
+    if (known !== null) return known;
+  }
+  return computeSuffix({ mediaType: mimeType ?? undefined, title }).searchFileType;
 }
 
 export function createBodyReader(options: { maxBinaryBytes: number; extract?: ExtractFn }): BodyReader {
@@ -29,7 +51,7 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
   return (doc) => {
     const isBinary = doc.binary_base64 !== null;
     const suffix = documentSuffix({ mime_type: doc.mime_type, binary: isBinary, title: doc.title, path: doc.path, path_preview: doc.path_preview });
-    const mediaFileType = computeSuffix({ mediaType: doc.mime_type ?? undefined, title: doc.title }).searchFileType;
+    const mediaFileType = mediaFileTypeOf(doc.mime_type, doc.title);
     if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
     return extractBinary(doc, suffix, mediaFileType);
   };

@@ -75,11 +75,21 @@ export function contentSize(doc: QueuedDocument): number {
   return doc.text_content === null ? 0 : utf8Length(doc.text_content);
 }
 
+/** Whether the schema declares every text field a document fills (then none is dropped). */
+const ALL_TEXT_FIELDS = ['title', 'body', 'meta'].every((f) => f in DOCUMENT_SCHEMA.textFields);
+
 export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: { seq: number; suffix: string; mediaFileType: string; indexedAt: number }): IndexDocument {
   const title = doc.title || text.title || '';
   const author = doc.author ?? text.author ?? null;
-  const searchable = doc.properties.filter((p) => p.searchable).map((p) => String(p.value));
-  const meta = [author ?? '', pathSegments(doc.path).join(' '), ...searchable].filter((s) => s).join('\n');
+  // The non-empty of: author, breadcrumb segments, searchable property values; one per line.
+  let meta = author ?? '';
+  const crumbs = doc.path ? pathSegments(doc.path).join(' ') : '';
+  if (crumbs) meta = meta ? `${meta}\n${crumbs}` : crumbs;
+  for (const p of doc.properties) {
+    if (!p.searchable) continue;
+    const value = String(p.value);
+    if (value) meta = meta ? `${meta}\n${value}` : value;
+  }
   const keywords: Record<string, string[]> = {
     datasource: [doc.datasource],
     document_type: [doc.file_type],
@@ -95,7 +105,7 @@ export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: 
   const numbers: Record<string, number> = Number.isFinite(lastModified) ? { last_modified: lastModified } : {};
   const body = text.body.length > MAX_BODY_CHARS ? text.body.slice(0, MAX_BODY_CHARS) : text.body;
   const textFields: Record<string, string> = { title, body, meta };
-  for (const f of Object.keys(textFields)) if (!(f in DOCUMENT_SCHEMA.textFields)) delete textFields[f];
+  if (!ALL_TEXT_FIELDS) for (const f of Object.keys(textFields)) if (!(f in DOCUMENT_SCHEMA.textFields)) delete textFields[f];
   return {
     key: documentKey(doc.datasource, doc.id),
     ...(text.language ? { language: text.language } : {}),

@@ -87,6 +87,24 @@ interface RawUpsertRecord {
   item: PushedItem;
 }
 
+/** `op` with its sequence number (same keys, in the same order, as `{ ...op, seq }`). */
+function withSeq(op: NewQueueOp, seq: number): QueueOp {
+  if (op.op === 'upsert') return { op: 'upsert', doc: op.doc, seq };
+  return { ...op, seq } as QueueOp;
+}
+
+/** Whether two documents' metas serialize alike (conservative: only documents without properties). */
+function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
+  if (a.received_at !== b.received_at || a.sub !== b.sub || a.sub_sub !== b.sub_sub) return false;
+  if (a.properties.length !== 0 || b.properties.length !== 0) return false;
+  const x = a.tokens;
+  const y = b.tokens;
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
 function fromRecord(rec: QueueOp | RawUpsertRecord): QueueOp {
   if (rec.op === 'upsert' && 'item' in rec) return { op: 'upsert', seq: rec.seq, doc: queuedDocument(rec.item, rec.meta) };
   return rec as QueueOp;
@@ -191,7 +209,7 @@ export class DocumentQueue {
   appendMany(ops: readonly NewQueueOp[], raw?: readonly (Uint8Array | undefined)[]): { seqs: number[]; durable: Promise<void>; ops: QueueOp[] } {
     if (ops.length === 0) return { seqs: [], durable: Promise.resolve(), ops: [] };
     const first = this.nextSeq;
-    const full = ops.map((op, i) => ({ ...op, seq: first + i }) as QueueOp);
+    const full = ops.map((op, i) => withSeq(op, first + i));
     this.nextSeq += ops.length;
     const writer = this.currentWriter(first);
     const durable = writer.append(raw ? this.encodeWithRaw(full, raw) : this.encoder.encode(JSON.stringify(full)));
@@ -205,6 +223,8 @@ export class DocumentQueue {
     const pieces: string[] = [];
     let text = '[';
     let bound = 0;
+    let metaOf: DocumentMeta | undefined;
+    let metaJson = '';
     for (let i = 0; i < ops.length; i++) {
       if (i > 0) text += ',';
       const op = ops[i];
@@ -214,8 +234,13 @@ export class DocumentQueue {
         continue;
       }
       const d = op.doc;
-      const meta: DocumentMeta = { tokens: d.tokens, sub: d.sub, sub_sub: d.sub_sub, properties: d.properties, received_at: d.received_at };
-      text += `{"op":"upsert","seq":${op.seq},"meta":${JSON.stringify(meta)},"item":`;
+      // The documents of one push usually share their meta (same time, permissions, no properties).
+      if (metaOf === undefined || !sameMeta(metaOf, d)) {
+        metaOf = d;
+        const meta: DocumentMeta = { tokens: d.tokens, sub: d.sub, sub_sub: d.sub_sub, properties: d.properties, received_at: d.received_at };
+        metaJson = JSON.stringify(meta);
+      }
+      text += `{"op":"upsert","seq":${op.seq},"meta":${metaJson},"item":`;
       pieces.push(text);
       bound += text.length * 3 + item.byteLength;
       text = '}';

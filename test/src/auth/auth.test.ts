@@ -79,6 +79,24 @@ describe('401: no valid credential', () => {
     h.setNow(Date.parse('2026-06-01T00:00:00.000Z'));
   });
 
+  test('a key one character off a key that just authenticated (its digest is kept) is refused', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await get('/svc', `Bearer ${svc}`)).status, 200);
+    const near = svc.slice(0, -1) + (svc.endsWith('A') ? 'B' : 'A');
+    const res = await get('/svc', `Bearer ${near}`);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.detail, 'Invalid API key');
+    assert.equal((await get('/svc', `Bearer ${svc}`)).status, 200);
+  });
+
+  test('a key refused once it expires, after many successful requests', async () => {
+    const expiresAt = h.now() + 60_000;
+    const issued = await createPersonalKey(h.services, 'dev@example.com', expiresAt, 'master');
+    for (let i = 0; i < 5; i++) assert.equal((await get('/personal', `Bearer ${issued.key}`)).status, 200);
+    h.setNow(expiresAt);
+    assert.equal((await get('/personal', `Bearer ${issued.key}`)).body.detail, 'API key has expired');
+    h.setNow(Date.parse('2026-06-01T00:00:00.000Z'));
+  });
+
   test("a key of a deleted account", async () => {
     await createAccount(h.services, { email: 'gone@example.com' }, 'master');
     const issued = await createPersonalKey(h.services, 'gone@example.com', null, 'master');
