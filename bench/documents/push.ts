@@ -10,7 +10,10 @@
  *   node --import tsx bench/documents/push.ts            (from the repo root)
  *   BENCH_DOCS=100000 BENCH_BULK=500 BENCH_CONCURRENCY=4 node --import tsx bench/documents/push.ts
  *
- * BENCH_SEARCH=0 turns the search loop off; BENCH_SERVER_ARGS passes node flags to the server
+ * Searches run at a fixed rate, BENCH_SEARCH_RATE per second (default 10; one client, a search
+ * starts every 1/rate s or when the previous one answers, whichever is later), so the push's
+ * figures do not depend on how fast searches are (a back-to-back loop, BENCH_SEARCH_RATE=0, fires
+ * more searches the faster they get). BENCH_SEARCH=0 turns the search loop off; BENCH_SERVER_ARGS passes node flags to the server
  * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_COMMIT_INTERVAL_MS sets COMMIT_INTERVAL_MS.
  * BENCH_LAG_DETAIL=1 prints the worst sent -> searchable lag per tenth of the documents.
  * BENCH_SERVER_LOG=<file> writes the server's log (LOG_LEVEL=debug: engine flushes and commits
@@ -129,7 +132,14 @@ async function main() {
     const searchLoop = (async () => {
       if (!hasSearch) return;
       const q = ['travel policy', 'budget review', 'Urlaubsantrag', 'security incident', 'customer invoice'];
+      const rate = Number(process.env.BENCH_SEARCH_RATE ?? 10);
+      const gapMs = rate > 0 ? 1000 / rate : 0;
+      let due = performance.now();
       for (let i = 0; pushing; i++) {
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        due = Math.max(due + gapMs, performance.now());
+        if (!pushing) break;
         const t0 = performance.now();
         const res = await fetch(`${base}${searchPath}${encodeURIComponent(q[i % q.length])}`, { headers: { authorization: `Bearer ${pk.key}` } });
         await res.arrayBuffer();
@@ -203,7 +213,7 @@ async function main() {
     console.log(`| server main-thread CPU time per document | ${((mainCpuMs * 1000) / DOCS).toFixed(0)} µs (${((100 * mainCpuMs) / 1000 / seconds).toFixed(0)}% of the span) | |`);
     if (hasSearch) {
       const s = summarizeLatencies(searchMs.length ? searchMs : [0]);
-      console.log(`| searches during the push: count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`);
+      console.log(`| searches during the push (${process.env.BENCH_SEARCH_RATE ?? 10}/s): count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`);
     } else {
       console.log('| searches during the push | search API not available | |');
     }
