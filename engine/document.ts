@@ -42,7 +42,8 @@ export interface CommitInfo {
 export type EngineEvent =
   | { type: 'flush'; segment: string; docs: number; bytes: number; ms: number }
   | { type: 'commit'; generation: number; docCount: number; segments: number; ms: number }
-  | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number }
+  /** `thread`: the merge ran on the merge worker thread (false: on the writer's thread). */
+  | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number; thread: boolean }
   /** `staleAnalysisDocs`: live docs whose terms predate the current ANALYSIS_VERSION (re-index them). */
   | { type: 'open'; generation: number; docCount: number; segments: number; ms: number; removedFiles: number; staleAnalysisDocs: number }
   | { type: 'error'; where: string; message: string };

@@ -5,6 +5,7 @@
  * sources in one synchronous step: deletions made to the sources while the merge ran are
  * carried over through the doc maps. Then a commit makes the new segment list durable with
  * the usual protocol; the sources' files go once no commit or searcher references them.
+ * The merge itself runs on a worker thread (merge-thread.ts), or here when no thread can be used.
  */
 import type { Directory } from '../directory/types.ts';
 import type { EngineEvent } from '../document.ts';
@@ -12,7 +13,8 @@ import type { IndexWriter, LiveSegment } from '../index-writer.ts';
 import { SegmentCore, isDeletedIn } from '../segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';
-import { mergeSegments } from './merger.ts';
+import { mergeSegments, type MergeSource } from './merger.ts';
+import { MergeThread } from './merge-thread.ts';
 
 export type { MergePolicyOptions } from './tiered-policy.ts';
 
@@ -20,6 +22,7 @@ export class MergeScheduler {
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly policy: MergePolicyOptions;
+  private readonly thread = new MergeThread();
 
   constructor(
     private readonly dir: Directory,
@@ -86,7 +89,23 @@ export class MergeScheduler {
   /** Stops scheduling and aborts the running merge. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.thread.close();
     if (this.running) await this.running;
+  }
+
+  /** The merged segment's file image and doc maps: from the merge thread, else merged here. */
+  private async merge(id: string, sources: MergeSource[], stop: () => boolean): Promise<{ bytes: Uint8Array; docMaps: Int32Array[]; thread: boolean }> {
+    const offThread = this.thread.merge(id, sources);
+    if (offThread) {
+      try {
+        return { ...(await offThread), thread: true };
+      } catch (err) {
+        if (stop()) throw err;
+        // the thread failed (it is not used again): merge here
+      }
+    }
+    const { segment, docMaps } = await mergeSegments(id, sources, stop);
+    return { bytes: concatChunks(segment.chunks, segment.size), docMaps, thread: false };
   }
 
   private async run(sources: LiveSegment[]): Promise<void> {
@@ -100,8 +119,7 @@ export class MergeScheduler {
     try {
       const frozen = sources.map((s) => ({ core: s.core, bits: s.bits.slice() }));
       const stop = () => this.closed || writer.isClosed;
-      const { segment, docMaps } = await mergeSegments(id, frozen, stop);
-      const bytes = concatChunks(segment.chunks, segment.size);
+      const { bytes, docMaps, thread } = await this.merge(id, frozen, stop);
       await this.dir.writeFile(name, [bytes]);
       written = true;
       if (stop()) return;
@@ -127,7 +145,7 @@ export class MergeScheduler {
       if (core.maxDoc > 0) writer.segments.splice(Math.min(at, writer.segments.length), 0, merged);
       writer.markChanged();
       written = false;
-      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: segment.size, ms: Date.now() - started });
+      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started, thread });
       await writer.commit();
     } finally {
       for (const s of sources) s.merging = false;

@@ -62,6 +62,11 @@ export class SegmentCore {
     this.ppos = this.file.u8('ppos');
   }
 
+  /** The whole segment file image (read-only). */
+  get bytes(): Uint8Array {
+    return this.file.bytes;
+  }
+
   textFields(): string[] {
     return Object.keys(this.meta.textFields);
   }

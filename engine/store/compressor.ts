@@ -39,6 +39,14 @@ const MAX_IN_FLIGHT = 2048;
 
 let worker: Worker | null = null;
 let broken = false;
+
+/**
+ * Compress on the calling thread from now on: for worker threads that are the parallelism
+ * themselves (the merge thread), where another hop would only add copies.
+ */
+export function useInlineCompression(): void {
+  broken = true;
+}
 let nextId = 0;
 const jobs = new Map<number, Job>();
 

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openIndex, MemoryDirectory } from '../../../engine/index.ts';
+import { openIndex, MemoryDirectory, type EngineEvent } from '../../../engine/index.ts';
 import { findMerge, DEFAULT_MERGE_POLICY } from '../../../engine/merge/tiered-policy.ts';
 import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
@@ -84,6 +84,26 @@ describe('forceMerge', () => {
     assert.equal(segs[0].numDocs, 400 - 134);
     const w1Live = Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 10 === 1 && i % 3 !== 0).length;
     assert.equal(index.reader.searcher().search({ query: '"w1"', limit: 100, language: 'en' }).total, w1Live); // quoted: no parts
+    await index.close();
+  });
+
+  it('runs merges on the merge thread with the same live documents, stored fields and matches', async () => {
+    const events: EngineEvent[] = [];
+    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, ramBufferBytes: 2048, log: (e) => events.push(e) });
+    for (let i = 0; i < 300; i++) index.writer.add(makeDoc(i));
+    for (let i = 0; i < 300; i += 7) index.writer.delete(`k${i}`);
+    await index.writer.commit();
+    const before = liveDocs(index);
+    const matches = (q: string) => new Set(index.reader.searcher().search({ query: q, limit: 1000, language: 'en' }).hits.map((h) => h.key));
+    const w3 = matches('w3');
+    assert.ok(index.reader.segments().length > 1 && w3.size > 0);
+    await index.forceMerge(1);
+    const merges = events.filter((e) => e.type === 'merge');
+    assert.ok(merges.length > 0, 'merged');
+    for (const m of merges) assert.equal(m.type === 'merge' && m.thread, true, 'merged on the thread');
+    assert.equal(index.reader.segments().length, 1);
+    assert.deepEqual(liveDocs(index), before);
+    assert.deepEqual(matches('w3'), w3);
     await index.close();
   });
 });

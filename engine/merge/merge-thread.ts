@@ -1,0 +1,145 @@
+/**
+ * MergeThread: runs segment merges on a worker thread (merge-worker.ts), so the writer's
+ * thread keeps serving adds, commits and searches while a merge re-encodes postings and
+ * stored fields. The sources travel as copies of their file images (segments are immutable;
+ * copying is a memcpy, far cheaper than the merge), the result comes back transferred.
+ *
+ * Contracts:
+ * - `merge()` answers null when no thread can be used (it failed before, or cannot start, e.g.
+ *   a runtime without the worker's source); the caller then merges on its own thread. A thread
+ *   that fails mid-merge rejects that merge and is not used again.
+ * - The worker holds the process open only while a merge is pending.
+ * - `close()` terminates the worker; a pending merge rejects with CLOSED.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { EngineError } from '../errors.ts';
+import type { MergeSource } from './merger.ts';
+
+export interface MergeRequest {
+  job: number;
+  id: string;
+  sources: { id: string; bytes: Uint8Array; bits: Uint8Array }[];
+}
+
+export interface MergeReply {
+  job: number;
+  bytes?: Uint8Array;
+  docMaps?: Int32Array[];
+  error?: string;
+}
+
+/** Name of the asset holding the bundled merge-worker.ts (CommonJS) inside the single executable. */
+export const SEA_MERGE_WORKER_ASSET = 'merge-worker.cjs';
+
+interface Job {
+  resolve: (r: { bytes: Uint8Array; docMaps: Int32Array[] }) => void;
+  reject: (err: Error) => void;
+}
+
+export class MergeThread {
+  private worker: Worker | null = null;
+  private broken = false;
+  private closed = false;
+  private nextJob = 1;
+  private readonly jobs = new Map<number, Job>();
+
+  /** Merges `sources` into segment `id` on the thread; null when the thread is unavailable. */
+  merge(id: string, sources: readonly MergeSource[]): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
+    const w = this.start();
+    if (!w) return null;
+    const job = this.nextJob++;
+    const req: MergeRequest = { job, id, sources: sources.map((s) => ({ id: s.core.id, bytes: s.core.bytes, bits: s.bits })) };
+    const done = new Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }>((resolve, reject) => this.jobs.set(job, { resolve, reject }));
+    try {
+      w.postMessage(req);
+    } catch {
+      this.jobs.delete(job);
+      this.fail(new Error('merge thread rejected the request'));
+      return null;
+    }
+    w.ref();
+    return done;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = null;
+    this.rejectAll(new EngineError('CLOSED', 'merge aborted'));
+    if (w) await w.terminate().catch(() => undefined);
+  }
+
+  private start(): Worker | null {
+    if (this.worker || this.broken || this.closed) return this.worker;
+    let w: Worker;
+    try {
+      w = startWorker();
+    } catch {
+      this.broken = true;
+      return null;
+    }
+    w.on('message', (m: MergeReply) => {
+      const job = this.jobs.get(m.job);
+      if (!job) return;
+      this.jobs.delete(m.job);
+      if (this.jobs.size === 0) w.unref();
+      if (m.bytes && m.docMaps) job.resolve({ bytes: m.bytes, docMaps: m.docMaps });
+      else job.reject(new EngineError('IO', `merge failed: ${m.error ?? 'no result'}`));
+    });
+    w.on('error', (err) => this.fail(err));
+    w.on('exit', () => this.fail(new Error('merge thread exited')));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  private fail(err: Error): void {
+    if (this.closed) return;
+    this.broken = true;
+    const w = this.worker;
+    this.worker = null;
+    this.rejectAll(new EngineError('IO', `merge thread failed: ${err.message}`));
+    if (w) void w.terminate().catch(() => undefined);
+  }
+
+  private rejectAll(err: Error): void {
+    for (const job of this.jobs.values()) job.reject(err);
+    this.jobs.clear();
+  }
+}
+
+let seaSource: string | null | undefined;
+
+/** The bundled worker source when running as a single executable, else null. */
+function seaWorkerSource(): string | null {
+  if (seaSource !== undefined) return seaSource;
+  try {
+    const sea = createRequire(import.meta.url)('node:sea') as typeof import('node:sea');
+    seaSource = sea.isSea() ? sea.getAsset(SEA_MERGE_WORKER_ASSET, 'utf8') : null;
+  } catch {
+    seaSource = null;
+  }
+  return seaSource;
+}
+
+/**
+ * Starts merge-worker.ts: from the single executable's bundled asset; under tsx (the engine's
+ * runner), from a bootstrap that registers tsx inside the worker first (inherited --import
+ * flags do not give a worker's .ts entry a loader on Node 20); otherwise directly (a runtime
+ * that loads .ts by itself).
+ */
+function startWorker(): Worker {
+  const bundled = seaWorkerSource();
+  if (bundled !== null) return new Worker(bundled, { eval: true, execArgv: [] });
+  const entry = new URL('./merge-worker.ts', import.meta.url);
+  let api: string | null = null;
+  try {
+    api = import.meta.resolve('tsx/esm/api');
+  } catch {
+    api = null;
+  }
+  if (api === null) return new Worker(entry);
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
+  return new Worker(new URL('data:text/javascript,' + encodeURIComponent(code)), { execArgv: [] });
+}
