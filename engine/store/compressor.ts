@@ -4,7 +4,9 @@
  * the main thread costs about as much as the compression itself: context setup and stream plumbing).
  * The worker is created on first use and holds the event loop open only while jobs are pending.
  * When the worker falls behind (MAX_IN_FLIGHT queued blocks) or is unavailable, blocks are
- * compressed synchronously on the calling thread instead.
+ * compressed synchronously on the calling thread instead. Blocks travel in batches (BATCH_BLOCKS,
+ * or whatever is queued when the event loop next turns): each message wakes the worker, which
+ * costs the poster far more than the copy-free transfer itself.
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
@@ -16,15 +18,21 @@ export const DEFLATE_LEVEL = 1;
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', (m) => {
-  try {
-    const out = deflateRawSync(m.data, { level: ${DEFLATE_LEVEL} });
-    const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
-    const result = own ? new Uint8Array(out.buffer) : new Uint8Array(out);
-    parentPort.postMessage({ id: m.id, out: result, input: m.data }, [result.buffer, m.data.buffer]);
-  } catch (err) {
-    parentPort.postMessage({ id: m.id, error: String(err && err.message || err) });
+parentPort.on('message', (batch) => {
+  const results = [];
+  const transfer = [];
+  for (const m of batch) {
+    try {
+      const out = deflateRawSync(m.data, { level: ${DEFLATE_LEVEL} });
+      const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
+      const result = own ? new Uint8Array(out.buffer) : new Uint8Array(out);
+      results.push({ id: m.id, out: result, input: m.data });
+      transfer.push(result.buffer, m.data.buffer);
+    } catch (err) {
+      results.push({ id: m.id, error: String(err && err.message || err) });
+    }
   }
+  parentPort.postMessage(results, transfer);
 });
 `;
 
@@ -36,6 +44,8 @@ interface Job {
 
 /** Beyond this many queued blocks (about 16 KB each) the caller compresses inline (bounds memory, shares the CPU). */
 const MAX_IN_FLIGHT = 2048;
+/** Blocks per message to the worker. */
+const BATCH_BLOCKS = 8;
 
 let worker: Worker | null = null;
 let broken = false;
@@ -49,19 +59,24 @@ export function useInlineCompression(): void {
 }
 let nextId = 0;
 const jobs = new Map<number, Job>();
+/** Blocks not yet posted, and whether a post is scheduled for the next turn of the event loop. */
+let queued: { id: number; data: Uint8Array }[] = [];
+let postScheduled = false;
 
 function getWorker(): Worker | null {
   if (broken) return null;
   if (worker) return worker;
   try {
     const w = new Worker(WORKER_SOURCE, { eval: true });
-    w.on('message', (m: { id: number; out?: Uint8Array; error?: string }) => {
-      const job = jobs.get(m.id);
-      if (!job) return;
-      jobs.delete(m.id);
+    w.on('message', (results: { id: number; out?: Uint8Array; error?: string }[]) => {
+      for (const m of results) {
+        const job = jobs.get(m.id);
+        if (!job) continue;
+        jobs.delete(m.id);
+        if (m.out) job.resolve(m.out);
+        else job.reject(new Error(m.error ?? 'compression failed'));
+      }
       if (jobs.size === 0) w.unref();
-      if (m.out) job.resolve(m.out);
-      else job.reject(new Error(m.error ?? 'compression failed'));
     });
     w.on('error', (err) => failAll(err));
     w.on('exit', () => {
@@ -78,6 +93,7 @@ function getWorker(): Worker | null {
 }
 
 function failAll(err: Error): void {
+  queued = [];
   for (const [id, job] of jobs) {
     jobs.delete(id);
     job.reject(err);
@@ -97,12 +113,33 @@ export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
   const id = nextId++;
   const result = new Promise<Uint8Array>((resolve, reject) => jobs.set(id, { resolve, reject }));
   if (jobs.size === 1) w.ref();
-  try {
-    w.postMessage({ id, data: owned }, [owned.buffer as ArrayBuffer]);
-  } catch {
-    jobs.delete(id);
-    if (jobs.size === 0) w.unref();
-    return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+  queued.push({ id, data: owned });
+  if (queued.length >= BATCH_BLOCKS) postQueued();
+  else if (!postScheduled) {
+    postScheduled = true;
+    setImmediate(postQueued);
   }
   return result;
+}
+
+/** Posts the queued blocks as one message (inline compression if the worker refuses it). */
+function postQueued(): void {
+  postScheduled = false;
+  const batch = queued;
+  if (batch.length === 0) return;
+  queued = [];
+  const w = getWorker();
+  try {
+    if (!w) throw new Error('no worker');
+    w.postMessage(batch, batch.map((b) => b.data.buffer as ArrayBuffer));
+  } catch {
+    for (const { id, data } of batch) {
+      const job = jobs.get(id);
+      if (!job) continue;
+      jobs.delete(id);
+      // the buffer is intact: a failed post transfers nothing
+      job.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+    }
+    if (jobs.size === 0) w?.unref();
+  }
 }
