@@ -20,6 +20,10 @@ import { bm25Score } from '../scoring/bm25.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
+import { filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
+import type { FieldLengths, FilterMins } from './field-lengths.ts';
+
+export type { FieldLengths } from './field-lengths.ts';
 
 /** Postings of the term in one field, with its block cursor for bounds. */
 class FieldCursor {
@@ -48,104 +52,12 @@ class FieldCursor {
   }
 }
 
-/** Smallest decoded length in a norms array (0 without norms), computed once per array. */
-const minLengths = new WeakMap<Uint8Array, number>();
-function minLength(norms: Uint8Array | null): number {
-  if (norms === null) return 0;
-  let m = minLengths.get(norms);
-  if (m === undefined) {
-    let b = 255;
-    for (let d = 0; d < norms.length && b > 0; d++) if (NORM_TABLE[norms[d]] < NORM_TABLE[b]) b = norms[d];
-    m = norms.length > 0 ? NORM_TABLE[b] : 0;
-    minLengths.set(norms, m);
-  }
-  return m;
-}
-
-/**
- * Per filter bitset (one segment's): the smallest weighted doc length among
- * the docs it accepts, per bitset word (32 docs) and per group of 64 words,
- * rounded down to float32 (Infinity: no accepted doc). Lower bounds only.
- * Filled a group at a time, when a window first needs it.
- */
-interface FilterMins {
-  bits: Uint32Array;
-  maxDoc: number;
-  length: (doc: number) => number;
-  words: Float32Array;
-  groups: Float32Array;
-  /** 1 when the group's words are filled. */
-  filled: Uint8Array;
-}
-
-/** Text-field lists (name and boost) as cache keys. */
-const fieldsKeys = new WeakMap<readonly FieldLengths[], string>();
-
-/** Kept as long as the bitset (held by the FilterCache), per schema text fields. */
-const filterMinsCache = new WeakMap<Uint32Array, Map<string, FilterMins>>();
-
-/** Float32 value at most `v` (v >= 0). */
-function floatBelow(v: number): number {
-  const f = Math.fround(v);
-  return f <= v ? f : Math.fround(v * (1 - 1e-6));
-}
-
-function newFilterMins(bits: Uint32Array, maxDoc: number, length: (doc: number) => number): FilterMins {
-  const nGroups = (bits.length + 63) >>> 6;
-  return { bits, maxDoc, length, words: new Float32Array(bits.length), groups: new Float32Array(nGroups), filled: new Uint8Array(nGroups) };
-}
-
-function fillGroup(m: FilterMins, g: number): void {
-  const { bits, maxDoc, words, length } = m;
-  let gmin = Infinity;
-  const end = Math.min(bits.length, (g + 1) << 6);
-  for (let w = g << 6; w < end; w++) {
-    let word = bits[w];
-    let min = Infinity;
-    while (word !== 0) {
-      const low = word & -word;
-      const d = (w << 5) + (31 - Math.clz32(low));
-      word ^= low;
-      if (d >= maxDoc) break;
-      const dl = length(d);
-      if (dl < min) min = dl;
-    }
-    const f = min === Infinity ? Infinity : floatBelow(min);
-    words[w] = f;
-    if (f < gmin) gmin = f;
-  }
-  m.groups[g] = gmin;
-  m.filled[g] = 1;
-}
-
-/** Smallest entry of the words covering docs [lo, hi]. */
-function rangeMin(m: FilterMins, lo: number, hi: number): number {
-  const words = m.words;
-  let a = lo >>> 5;
-  const b = Math.min(hi >>> 5, words.length - 1);
-  let min = Infinity;
-  while (a <= b) {
-    const g = a >>> 6;
-    if (m.filled[g] === 0) fillGroup(m, g);
-    if ((a & 63) === 0 && a + 63 <= b) {
-      if (m.groups[g] < min) min = m.groups[g];
-      a += 64;
-    } else {
-      if (words[a] < min) min = words[a];
-      a++;
-    }
-  }
-  return min;
-}
+/** Relative safety margin on summed bounds against float rounding (as top-k.ts). */
+const SAFE = 1 + 1e-9;
 
 /** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */
 const MAX_PRODUCT = 256;
 
-/** A text field of the schema with its boost (length weight). */
-export interface FieldLengths {
-  name: string;
-  boost: number;
-}
 
 export class CombinedScorer implements Scorer {
   doc = -1;
@@ -182,9 +94,21 @@ export class CombinedScorer implements Scorer {
     return m > 0 ? m : 0;
   }
 
+  /**
+   * Cursor i lags while bit i of `lagMask` is set (restrict): it no longer leads the
+   * enumeration (nextDoc, advance and advanceMatching leave it, `doc` is the
+   * least of the leading cursors') and is moved to a doc only to score or bound
+   * it. See restrict().
+   */
+  private lagMask = 0;
+  /** Per lagging cursor: its window impacts as (norm byte, freq) pairs (field-lengths.ts impactPairs). */
+  private readonly lagPairs: (Int32Array | undefined)[] = [];
+
   private settle(): number {
     let min = NO_MORE_DOCS;
+    const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
+      if ((lagMask & (1 << i)) !== 0) continue;
       const d = this.cursors[i].it.docID();
       if (d < min) min = d;
     }
@@ -193,7 +117,9 @@ export class CombinedScorer implements Scorer {
 
   nextDoc(): number {
     const cur = this.doc;
+    const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
+      if ((lagMask & (1 << i)) !== 0) continue;
       const it = this.cursors[i].it;
       if (it.docID() <= cur) it.nextDoc();
     }
@@ -201,7 +127,9 @@ export class CombinedScorer implements Scorer {
   }
 
   advance(target: number): number {
+    const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
+      if ((lagMask & (1 << i)) !== 0) continue;
       const it = this.cursors[i].it;
       if (it.docID() < target) it.advance(target);
     }
@@ -209,13 +137,87 @@ export class CombinedScorer implements Scorer {
   }
 
   advanceMatching(target: number, bits: Uint32Array): number {
+    const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
+      if ((lagMask & (1 << i)) !== 0) continue;
       const it = this.cursors[i].it;
       const d = it.docID();
       if (d < target || (d !== NO_MORE_DOCS && !bitSet(bits, d))) advanceIterator(it, target, bits);
     }
     return this.settle();
   }
+
+  /** Lagging cursors moved up to the current doc (they never pass it). */
+  private catchUp(): void {
+    const doc = this.doc;
+    for (let i = 0; i < this.cursors.length; i++) {
+      if ((this.lagMask & (1 << i)) === 0) continue;
+      const it = this.cursors[i].it;
+      if (it.docID() < doc) it.advance(doc);
+    }
+  }
+
+  /**
+   * For the window [lo, hi] last bounded by maxScoreIn: when the docs of the
+   * window that have the term in none of some fields L cannot compete (the
+   * bound of every field subset outside L plus `others`, the bounds of the
+   * query's other clauses, is at most `minScore`), the cheapest such L leads
+   * the enumeration and the other fields lag (see lagMask) until release(). Any
+   * doc the scorer then skips has a score of at most minScore. Needs at least
+   * two fields with postings in the window; true when restricted.
+   */
+  restrict(lo: number, hi: number, minScore: number, others: number): boolean {
+    const na = this.na;
+    if (na < 2 || na > 4 || this.cursors.length > 30 || lo !== this.boundLo || hi !== this.boundHi || this.doc > hi) return false;
+    let minDl = 0;
+    if (this.filterMins !== null) {
+      minDl = rangeMin(this.filterMins, this.boundLo, this.boundHi);
+      if (minDl === Infinity) return false;
+    }
+    const active = this.active;
+    const full = (1 << na) - 1;
+    const mb = (this.maskBounds ??= new Float64Array(16));
+    for (let mask = 1; mask < full; mask++) mb[mask] = this.subsetBound(active, mask, minDl);
+    let best = -1;
+    let bestCost = Infinity;
+    let allCost = 0;
+    for (let i = 0; i < na; i++) allCost += active[i].it.cost();
+    for (let lead = 1; lead < full; lead++) {
+      const comp = full ^ lead;
+      let b = 0;
+      for (let m = comp; m > 0; m = (m - 1) & comp) if (mb[m] > b) b = mb[m];
+      if ((others + b) * SAFE > minScore) continue;
+      let cost = 0;
+      for (let i = 0; i < na; i++) if (lead & (1 << i)) cost += active[i].it.cost();
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = lead;
+      }
+    }
+    if (best < 0 || bestCost >= allCost) return false;
+    for (let i = 0; i < na; i++) {
+      if (best & (1 << i)) continue;
+      const ci = this.cursors.indexOf(active[i]);
+      this.lagMask |= 1 << ci;
+      this.lagPairs[ci] = impactPairs(active[i].window, active[i].wn, this.lagPairs[ci]);
+    }
+    this.settle();
+    return true;
+  }
+
+  /** Every cursor leads again (after restrict); `doc` is the least of all cursors'. True when it was restricted. */
+  release(): boolean {
+    if (this.lagMask === 0) return false;
+    this.lagMask = 0;
+    this.settle();
+    return true;
+  }
+
+  /** Bounds per field subset of the window (restrict). */
+  private maskBounds: Float64Array | null = null;
+  /** Range of the last maxScoreIn. */
+  private boundLo = -1;
+  private boundHi = -1;
 
   /** The doc's weighted length over all text fields, summed in schema order. */
   private length(doc: number): number {
@@ -228,6 +230,7 @@ export class CombinedScorer implements Scorer {
   }
 
   score(): number {
+    if (this.lagMask !== 0) this.catchUp();
     let freq = 0;
     for (let i = 0; i < this.cursors.length; i++) {
       const c = this.cursors[i];
@@ -256,9 +259,16 @@ export class CombinedScorer implements Scorer {
    */
   docBound(): number {
     let freq = 0;
+    const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
       const c = this.cursors[i];
       const it = c.it as PostingsIterator & { blockMaxFreq?: (normByte?: number) => number };
+      if ((lagMask & (1 << i)) !== 0 && it.docID() < this.doc) {
+        // A lagging field is not decoded for a bound: its window impacts bound the freq at the doc's length.
+        const norms = c.field >= 0 ? this.norms[c.field] : null;
+        freq += c.boost * maxFreqAtNorm(this.lagPairs[i]!, norms !== null ? norms[this.doc] : 255);
+        continue;
+      }
       if (it.docID() !== this.doc) continue;
       if (it.blockMaxFreq === undefined) return Infinity;
       const norms = c.field >= 0 ? this.norms[c.field] : null;
@@ -267,10 +277,12 @@ export class CombinedScorer implements Scorer {
     return bm25Score(this.w, freq, this.docLength());
   }
 
+  /** Nearest block edge of the leading cursors (lagging ones must not pass docs they have not consumed). */
   shallowEnd(target: number): number {
     let end = NO_MORE_DOCS;
-    for (const c of this.cursors) {
-      const e = c.shallowEnd(target);
+    for (let i = 0; i < this.cursors.length; i++) {
+      if ((this.lagMask & (1 << i)) !== 0) continue;
+      const e = this.cursors[i].shallowEnd(target);
       if (e < end) end = e;
     }
     return end;
@@ -292,6 +304,8 @@ export class CombinedScorer implements Scorer {
    * the impacts bound with every length raised to at least minDl (at most both).
    */
   maxScoreIn(lo: number, hi: number, floor = Infinity): number {
+    this.boundLo = lo;
+    this.boundHi = hi;
     if (this.doc > hi) return 0;
     if (!this.cacheValid(lo, hi)) this.collect(lo, hi);
     if (this.filterMins !== null && floor !== Infinity) {
@@ -371,26 +385,7 @@ export class CombinedScorer implements Scorer {
    * of word d >>> 5): only docs it accepts may be collected from now on.
    */
   useFilter(bits: Uint32Array): void {
-    let byFields = filterMinsCache.get(bits);
-    if (byFields === undefined) filterMinsCache.set(bits, (byFields = new Map()));
-    let key = fieldsKeys.get(this.fields);
-    if (key === undefined) fieldsKeys.set(this.fields, (key = this.fields.map((f) => `${f.name}\u0000${f.boost}`).join('\u0001')));
-    let m = byFields.get(key);
-    if (m === undefined) {
-      // The length function must not hold this scorer (the entry lives as long as the bitset).
-      const { fields, norms, reader } = this;
-      const length = (doc: number): number => {
-        let dl = 0;
-        for (let i = 0; i < fields.length; i++) {
-          const n = norms[i];
-          dl += fields[i].boost * (n !== null ? NORM_TABLE[n[doc]] : reader.fieldLength(fields[i].name, doc));
-        }
-        return dl;
-      };
-      m = newFilterMins(bits, reader.maxDoc, length);
-      byFields.set(key, m);
-    }
-    this.filterMins = m;
+    this.filterMins = filterMinsFor(bits, this.fields, this.norms, this.reader);
   }
 
   /** bm25 of the window's largest weighted freq at the smallest length an accepted doc has there. */
@@ -463,6 +458,25 @@ export class CombinedScorer implements Scorer {
         n += active[i].boost * mn;
       }
       return bm25Score(this.w, f, n + rest > minDl ? n + rest : minDl);
+    }
+    const high = mask & (mask - 1);
+    if ((high & (high - 1)) === 0) {
+      // Two fields (the common case): the walk's sums, in its order, without recursion.
+      const a = active[31 - Math.clz32(mask & -mask)];
+      const c = active[31 - Math.clz32(high)];
+      const wa = a.window;
+      const wc = c.window;
+      let best = 0;
+      for (let i = 0; i < a.wn; i++) {
+        const fa = 0 + a.boost * wa[i].freq;
+        const na = rest + a.boost * wa[i].norm;
+        for (let k = 0; k < c.wn; k++) {
+          const n = na + c.boost * wc[k].norm;
+          const v = bm25Score(this.w, fa + c.boost * wc[k].freq, n > minDl ? n : minDl);
+          if (v > best) best = v;
+        }
+      }
+      return best;
     }
     return this.walk(active, mask, 0, 0, rest, minDl);
   }
