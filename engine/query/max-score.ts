@@ -277,7 +277,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   };
   /** Clauses that can narrow the fields leading their enumeration per window (CombinedScorer.restrict). */
   const narrowing = clauses.map((c) => (c instanceof CombinedScorer ? c : null));
-  const anyNarrowing = n <= 16 && narrowing.some((c) => c !== null);
+  const anyNarrowing = bits !== null && n <= 16 && narrowing.some((c) => c !== null);
   let narrowed = false;
   /**
    * A clause of one term over several fields, essential (wasEssential) in the
