@@ -16,9 +16,12 @@
  * already needs ~0.6 GB).
  *
  * Run: cd bench && npm run scale   (BENCH_SCALE_DOCS=200000 for a quick run;
- * BENCH_ENGINES=ours to skip SQLite; BENCH_TMP=/path for the index folders)
+ * BENCH_ENGINES=ours to skip SQLite; BENCH_TMP=/path for the index folders;
+ * BENCH_SCALE_DIR=/path keeps the index folders in /path/<engine> instead of a
+ * temporary folder that is removed at the end, and BENCH_SCALE_REUSE=1 then
+ * skips the build when that folder is not empty, so only the queries run)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGcide } from './corpora/gcide.ts';
@@ -36,6 +39,9 @@ const QUERIES = Number(process.env.BENCH_SCALE_QUERIES ?? 500);
 /** SQLite needs ~1 s for an OR query with a very common word at 1M docs, so it gets fewer queries by default. */
 const SQLITE_QUERIES = Number(process.env.BENCH_SCALE_QUERIES_SQLITE ?? 100);
 const USERS = 20;
+/** When set, index folders live in KEEP_DIR/<engine> and are kept; with REUSE, a non-empty folder is queried without a build. */
+const KEEP_DIR = process.env.BENCH_SCALE_DIR;
+const REUSE = process.env.BENCH_SCALE_REUSE === '1';
 
 interface BuildResult {
   docs: number;
@@ -106,7 +112,9 @@ async function query(engine: EngineName, dir: string): Promise<QueryResult> {
   const users = userTokenSets(USERS);
   (globalThis as { gc?: () => void }).gc?.();
   const t0 = performance.now();
-  const idx = await openEngine(engine, { dir, keywordFields: ['datasource', 'acl'] });
+  // Queries run over the index as committed: without this, reopening the ~30 segments the build
+  // leaves would start a background merge that runs during the timed queries.
+  const idx = await openEngine(engine, { dir, keywordFields: ['datasource', 'acl'], backgroundMerges: false });
   const openMs = since(t0);
   console.log(`opened in ${openMs.toFixed(0)} ms; running ${queries.length} queries x 2`);
   const t1 = performance.now();
@@ -152,16 +160,24 @@ async function main(): Promise<void> {
   const builds = new Map<EngineName, BuildResult>();
   const queries = new Map<EngineName, QueryResult>();
   for (const e of engines) {
-    const dir = mkdtempSync(join(process.env.BENCH_TMP ?? tmpdir(), `bench-scale-${e}-`));
+    const dir = KEEP_DIR ? join(KEEP_DIR, e) : mkdtempSync(join(process.env.BENCH_TMP ?? tmpdir(), `bench-scale-${e}-`));
+    const reuse = KEEP_DIR !== undefined && REUSE && existsSync(dir) && readdirSync(dir).length > 0;
     try {
-      console.log(`scale: ${e} build of ${DOCS.toLocaleString('en-US')} docs in ${dir} ...`);
-      builds.set(e, await runChild<BuildResult>(import.meta.url, { engine: e, step: 'build', dir }));
+      if (reuse) console.log(`scale: ${e} reusing the index in ${dir} (no build)`);
+      else {
+        if (KEEP_DIR) {
+          rmSync(dir, { recursive: true, force: true });
+          mkdirSync(dir, { recursive: true });
+        }
+        console.log(`scale: ${e} build of ${DOCS.toLocaleString('en-US')} docs in ${dir} ...`);
+        builds.set(e, await runChild<BuildResult>(import.meta.url, { engine: e, step: 'build', dir }));
+      }
       console.log(`scale: ${e} open + queries ...`);
       queries.set(e, await runChild<QueryResult>(import.meta.url, { engine: e, step: 'query', dir }));
     } catch (err) {
       console.log(`  ${e} failed: ${(err as Error).message}`);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (!KEEP_DIR) rmSync(dir, { recursive: true, force: true });
     }
   }
   const cols: EngineName[] = ['ours', 'sqlite'];
@@ -189,8 +205,11 @@ async function main(): Promise<void> {
     { label: 'acl filter: queries/s', values: q((r) => r.filtered.qps), digits: 0 },
     { label: 'mean hits, no filter / filter', values: cols.map((e) => (queries.has(e) ? `${queries.get(e)!.plainHits.toFixed(1)} / ${queries.get(e)!.filteredHits.toFixed(1)}` : undefined)) },
   ];
+  const visibility = fr.length
+    ? `; a user sees ${(fr[0] * 100).toFixed(0)}-${(fr[fr.length - 1] * 100).toFixed(0)}% of docs (median ${(fr[fr.length >> 1] * 100).toFixed(0)}%)`
+    : '; reused index (no build figures)';
   printTable(
-    `Scale: ${anyBuild?.docs.toLocaleString('en-US') ?? DOCS} generated docs (${anyBuild?.megabytes.toFixed(0)} MB), on disk, top-10; a user sees ${(fr[0] * 100).toFixed(0)}-${(fr[fr.length - 1] * 100).toFixed(0)}% of docs (median ${(fr[fr.length >> 1] * 100).toFixed(0)}%)`,
+    `Scale: ${(anyBuild?.docs ?? DOCS).toLocaleString('en-US')} generated docs (${anyBuild ? anyBuild.megabytes.toFixed(0) : '?'} MB), on disk, top-10${visibility}`,
     cols,
     rows,
   );
