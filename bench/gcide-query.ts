@@ -38,6 +38,7 @@ async function runEngine(engine: EngineName): Promise<QueryResult> {
   for (const d of docs) idx.add(d);
   await idx.commit();
   const buildMs = since(t0);
+  await idx.settle(); // timed queries run on the settled index, not during a background merge
   docs.length = 0;
   (globalThis as { gc?: () => void }).gc?.();
   for (const q of warm) idx.search(q, 10);

@@ -52,6 +52,9 @@ export async function openMiniSearch(opts: EngineOptions): Promise<EngineAdapter
       for (let i = 0; i < Math.min(k, results.length); i++) out.push(ids[results[i].id as number]);
       return out;
     },
+    async settle() {
+      // no background work
+    },
     sizeOnDiskBytes() {
       return file && existsSync(file) ? statSync(file).size : null;
     },

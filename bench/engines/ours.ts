@@ -22,6 +22,7 @@ interface Searcher {
 }
 interface Index {
   writer: { add(doc: unknown): void; commit(): Promise<unknown> };
+  waitForMerges(): Promise<void>;
   reader: { searcher(): Searcher };
   close(): Promise<void>;
 }
@@ -67,6 +68,7 @@ export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
     schema: { textFields: { title: { boost: opts.titleBoost ?? 2 }, body: {} }, keywordFields, numericFields: [] },
     commitIntervalMs: 0,
     bm25: bm25FromEnv(),
+    ...(opts.backgroundMerges === false ? { merge: false } : {}),
   });
   return {
     name: 'ours',
@@ -99,6 +101,9 @@ export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
           }
         }
       }
+    },
+    async settle() {
+      await index.waitForMerges();
     },
     sizeOnDiskBytes() {
       return opts.dir ? folderBytes(opts.dir) : null;

@@ -56,6 +56,9 @@ export async function openSqlite(opts: EngineOptions): Promise<EngineAdapter> {
       if (!q) return [];
       return (filter ? filtered.all(q, filter.field, JSON.stringify(filter.anyOf), k) : plain.all(q, k)) as string[];
     },
+    async settle() {
+      // no background work
+    },
     sizeOnDiskBytes() {
       if (!file) return null;
       let n = 0;

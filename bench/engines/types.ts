@@ -26,6 +26,8 @@ export interface EngineOptions {
   keywordFields?: string[];
   /** Title boost for our engine's schema (default 2; peers use their defaults). */
   titleBoost?: number;
+  /** Ours: background segment merges (default true; peers have none to turn off). */
+  backgroundMerges?: boolean;
 }
 
 export interface EngineAdapter {
@@ -34,6 +36,8 @@ export interface EngineAdapter {
   add(doc: BenchDoc): void;
   /** Makes everything added so far searchable (and durable for on-disk engines). */
   commit(): Promise<void>;
+  /** Waits for background work started by commits (ours: segment merges), so timed queries run on a settled index. */
+  settle(): Promise<void>;
   /** Top-k external ids for a free-text query (OR of its words), optionally filtered. */
   search(query: string, k: number, filter?: KeywordFilter): string[];
   /** Bytes the index takes on disk, null for in-memory engines. */

@@ -91,7 +91,7 @@ export class FsDirectory implements Directory {
     } catch (err) {
       // a failed handle is not reused
       if (this.logs.get(name) === handle) this.logs.delete(name);
-      handle.then((fh) => fh.close()).catch(() => undefined);
+      void closeLater(handle);
       throw ioError(`cannot append to ${name}`, err);
     }
   }
@@ -103,7 +103,7 @@ export class FsDirectory implements Directory {
       await (await handle).sync();
     } catch (err) {
       if (this.dirHandle === handle) this.dirHandle = null;
-      handle.then((fh) => fh.close()).catch(() => undefined);
+      void closeLater(handle);
       throw ioError(`cannot sync directory ${this.path}`, err);
     }
   }
@@ -113,7 +113,7 @@ export class FsDirectory implements Directory {
     const log = this.logs.get(name);
     if (log) {
       this.logs.delete(name);
-      await log.then((fh) => fh.close()).catch(() => undefined);
+      await closeLater(log);
     }
     try {
       await unlink(join(this.path, name));
@@ -173,7 +173,7 @@ export class FsDirectory implements Directory {
     const handles = [...this.logs.values(), ...(this.dirHandle ? [this.dirHandle] : [])];
     this.logs.clear();
     this.dirHandle = null;
-    await Promise.all(handles.map((h) => h.then((fh) => fh.close()).catch(() => undefined)));
+    await Promise.all(handles.map(closeLater));
   }
 
   private check(name?: string): void {
@@ -183,6 +183,11 @@ export class FsDirectory implements Directory {
 }
 
 type Handle = Awaited<ReturnType<typeof open>>;
+
+/** Closes a cached handle once it is open; errors are ignored (the handle is being dropped). */
+function closeLater(handle: Promise<Handle>): Promise<void> {
+  return handle.then((fh) => fh.close()).catch(() => undefined);
+}
 
 const LOCK_FILE = 'write.lock';
 const heldPaths = new Set<string>();

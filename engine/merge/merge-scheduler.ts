@@ -101,7 +101,8 @@ export class MergeScheduler {
         return { ...(await offThread), thread: true };
       } catch (err) {
         if (stop()) throw err;
-        // the thread failed (it is not used again): merge here
+        // the thread crashed (it is not used again) or the merge failed there: merge here,
+        // where a real error in the sources repeats and is reported
       }
     }
     const { segment, docMaps } = await mergeSegments(id, sources, stop);

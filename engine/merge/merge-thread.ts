@@ -8,7 +8,8 @@
  * - `merge()` answers null when no thread can be used (it failed before, or cannot start, e.g.
  *   a runtime without the worker's source); the caller then merges on its own thread. A thread
  *   that fails mid-merge rejects that merge and is not used again.
- * - The worker holds the process open only while a merge is pending.
+ * - The worker holds the process open only while a merge is pending, and exits after IDLE_MS
+ *   without one (its heap held copies of the sources; the next merge starts a new worker).
  * - `close()` terminates the worker; a pending merge rejects with CLOSED.
  */
 import { createRequire } from 'node:module';
@@ -29,6 +30,9 @@ export interface MergeReply {
   error?: string;
 }
 
+/** A worker without a merge for this long is stopped. */
+const IDLE_MS = 10_000;
+
 /** Name of the asset holding the bundled merge-worker.ts (CommonJS) inside the single executable. */
 export const SEA_MERGE_WORKER_ASSET = 'merge-worker.cjs';
 
@@ -43,11 +47,19 @@ export class MergeThread {
   private closed = false;
   private nextJob = 1;
   private readonly jobs = new Map<number, Job>();
+  private idle: ReturnType<typeof setTimeout> | null = null;
+
+  /** `idleMs`: how long a worker without a merge lives on (default IDLE_MS). */
+  constructor(private readonly idleMs = IDLE_MS) {}
 
   /** Merges `sources` into segment `id` on the thread; null when the thread is unavailable. */
   merge(id: string, sources: readonly MergeSource[]): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
     const w = this.start();
     if (!w) return null;
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = null;
+    }
     const job = this.nextJob++;
     const req: MergeRequest = { job, id, sources: sources.map((s) => ({ id: s.core.id, bytes: s.core.bytes, bits: s.bits })) };
     const done = new Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }>((resolve, reject) => this.jobs.set(job, { resolve, reject }));
@@ -64,6 +76,7 @@ export class MergeThread {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idle) clearTimeout(this.idle);
     const w = this.worker;
     this.worker = null;
     this.rejectAll(new EngineError('CLOSED', 'merge aborted'));
@@ -83,7 +96,10 @@ export class MergeThread {
       const job = this.jobs.get(m.job);
       if (!job) return;
       this.jobs.delete(m.job);
-      if (this.jobs.size === 0) w.unref();
+      if (this.jobs.size === 0) {
+        w.unref();
+        this.scheduleIdleStop(w);
+      }
       if (m.bytes && m.docMaps) job.resolve({ bytes: m.bytes, docMaps: m.docMaps });
       else job.reject(new EngineError('IO', `merge failed: ${m.error ?? 'no result'}`));
     });
@@ -92,6 +108,21 @@ export class MergeThread {
     w.unref();
     this.worker = w;
     return w;
+  }
+
+  /** Stops worker `w` once it has been idle for IDLE_MS (not a failure: a later merge starts another). */
+  private scheduleIdleStop(w: Worker): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.worker !== w || this.jobs.size > 0) return;
+      this.worker = null;
+      w.removeAllListeners('exit');
+      w.removeAllListeners('error');
+      w.on('error', () => undefined);
+      void w.terminate().catch(() => undefined);
+    }, this.idleMs);
+    this.idle.unref();
   }
 
   private fail(err: Error): void {

@@ -49,6 +49,11 @@ const BATCH_BLOCKS = 8;
 
 let worker: Worker | null = null;
 let broken = false;
+let nextId = 0;
+const jobs = new Map<number, Job>();
+/** Blocks not yet posted, and whether a post is scheduled for the next turn of the event loop. */
+let queued: { id: number; data: Uint8Array }[] = [];
+let postScheduled = false;
 
 /**
  * Compress on the calling thread from now on: for worker threads that are the parallelism
@@ -57,11 +62,6 @@ let broken = false;
 export function useInlineCompression(): void {
   broken = true;
 }
-let nextId = 0;
-const jobs = new Map<number, Job>();
-/** Blocks not yet posted, and whether a post is scheduled for the next turn of the event loop. */
-let queued: { id: number; data: Uint8Array }[] = [];
-let postScheduled = false;
 
 function getWorker(): Worker | null {
   if (broken) return null;
