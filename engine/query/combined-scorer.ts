@@ -64,6 +64,8 @@ export class CombinedScorer implements Scorer {
   readonly cost: number;
   readonly maxScore: number;
   private readonly cursors: FieldCursor[];
+  /** The cursors that lead the enumeration: `cursors` itself unless restricted (see lagMask). */
+  private leading: FieldCursor[];
   private readonly norms: (Uint8Array | null)[];
 
   constructor(
@@ -74,6 +76,7 @@ export class CombinedScorer implements Scorer {
     private readonly fields: readonly FieldLengths[],
   ) {
     this.cursors = postings.map((p) => new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)));
+    this.leading = this.cursors;
     this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
     this.maxScore = w.weight;
     this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
@@ -96,9 +99,9 @@ export class CombinedScorer implements Scorer {
 
   /**
    * Cursor i lags while bit i of `lagMask` is set (restrict): it no longer leads the
-   * enumeration (nextDoc, advance and advanceMatching leave it, `doc` is the
-   * least of the leading cursors') and is moved to a doc only to score or bound
-   * it. See restrict().
+   * enumeration (it is not in `leading`: nextDoc, advance and advanceMatching
+   * leave it, `doc` is the least of the leading cursors') and is moved to a doc
+   * only to score or bound it. See restrict().
    */
   private lagMask = 0;
   /** Per lagging cursor: its window impacts as (norm byte, freq) pairs (field-lengths.ts impactPairs). */
@@ -106,10 +109,9 @@ export class CombinedScorer implements Scorer {
 
   private settle(): number {
     let min = NO_MORE_DOCS;
-    const lagMask = this.lagMask;
-    for (let i = 0; i < this.cursors.length; i++) {
-      if ((lagMask & (1 << i)) !== 0) continue;
-      const d = this.cursors[i].it.docID();
+    const cursors = this.leading;
+    for (let i = 0; i < cursors.length; i++) {
+      const d = cursors[i].it.docID();
       if (d < min) min = d;
     }
     return (this.doc = min);
@@ -117,30 +119,27 @@ export class CombinedScorer implements Scorer {
 
   nextDoc(): number {
     const cur = this.doc;
-    const lagMask = this.lagMask;
-    for (let i = 0; i < this.cursors.length; i++) {
-      if ((lagMask & (1 << i)) !== 0) continue;
-      const it = this.cursors[i].it;
+    const cursors = this.leading;
+    for (let i = 0; i < cursors.length; i++) {
+      const it = cursors[i].it;
       if (it.docID() <= cur) it.nextDoc();
     }
     return this.settle();
   }
 
   advance(target: number): number {
-    const lagMask = this.lagMask;
-    for (let i = 0; i < this.cursors.length; i++) {
-      if ((lagMask & (1 << i)) !== 0) continue;
-      const it = this.cursors[i].it;
+    const cursors = this.leading;
+    for (let i = 0; i < cursors.length; i++) {
+      const it = cursors[i].it;
       if (it.docID() < target) it.advance(target);
     }
     return this.settle();
   }
 
   advanceMatching(target: number, bits: Uint32Array): number {
-    const lagMask = this.lagMask;
-    for (let i = 0; i < this.cursors.length; i++) {
-      if ((lagMask & (1 << i)) !== 0) continue;
-      const it = this.cursors[i].it;
+    const cursors = this.leading;
+    for (let i = 0; i < cursors.length; i++) {
+      const it = cursors[i].it;
       const d = it.docID();
       if (d < target || (d !== NO_MORE_DOCS && !bitSet(bits, d))) advanceIterator(it, target, bits);
     }
@@ -201,6 +200,7 @@ export class CombinedScorer implements Scorer {
       this.lagMask |= 1 << ci;
       this.lagPairs[ci] = impactPairs(active[i].window, active[i].wn, this.lagPairs[ci]);
     }
+    this.leading = this.cursors.filter((_, i) => (this.lagMask & (1 << i)) === 0);
     this.settle();
     return true;
   }
@@ -209,6 +209,7 @@ export class CombinedScorer implements Scorer {
   release(): boolean {
     if (this.lagMask === 0) return false;
     this.lagMask = 0;
+    this.leading = this.cursors;
     this.settle();
     return true;
   }
@@ -258,6 +259,21 @@ export class CombinedScorer implements Scorer {
    * Infinity when some postings cannot tell their block's largest freq.
    */
   docBound(): number {
+    if (this.lagMask !== 0) return this.lagDocBound();
+    let freq = 0;
+    for (let i = 0; i < this.cursors.length; i++) {
+      const c = this.cursors[i];
+      const it = c.it as PostingsIterator & { blockMaxFreq?: (normByte?: number) => number };
+      if (it.docID() !== this.doc) continue;
+      if (it.blockMaxFreq === undefined) return Infinity;
+      const norms = c.field >= 0 ? this.norms[c.field] : null;
+      freq += c.boost * it.blockMaxFreq(norms !== null ? norms[this.doc] : 255);
+    }
+    return bm25Score(this.w, freq, this.docLength());
+  }
+
+  /** docBound while restricted: a lagging field behind the doc is bounded by its window impacts. */
+  private lagDocBound(): number {
     let freq = 0;
     const lagMask = this.lagMask;
     for (let i = 0; i < this.cursors.length; i++) {
@@ -280,9 +296,8 @@ export class CombinedScorer implements Scorer {
   /** Nearest block edge of the leading cursors (lagging ones must not pass docs they have not consumed). */
   shallowEnd(target: number): number {
     let end = NO_MORE_DOCS;
-    for (let i = 0; i < this.cursors.length; i++) {
-      if ((this.lagMask & (1 << i)) !== 0) continue;
-      const e = this.cursors[i].shallowEnd(target);
+    for (const c of this.leading) {
+      const e = c.shallowEnd(target);
       if (e < end) end = e;
     }
     return end;

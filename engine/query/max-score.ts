@@ -49,6 +49,23 @@ import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
 
 /**
+ * A clause every competitive doc of the window must match: the bounds of all
+ * the other clauses sum to at most `minScore`. The cheapest such clause, or -1.
+ * (Only for up to 16 clauses; the sums are taken explicitly, no subtraction.)
+ */
+function pickLead(clauses: Scorer[], bound: Float64Array, minScore: number): number {
+  const n = clauses.length;
+  if (n < 2 || n > 16 || minScore === -Infinity) return -1;
+  let best = -1;
+  for (let j = 0; j < n; j++) {
+    let others = 0;
+    for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
+    if (others * SAFE <= minScore && (best < 0 || clauses[j].cost < clauses[best].cost)) best = j;
+  }
+  return best;
+}
+
+/**
  * Clauses every competitive doc of the window must match: the bounds of all
  * the other clauses sum to at most `minScore`. Writes them to `req`, the
  * cheapest first, and returns how many.
@@ -71,6 +88,47 @@ function pickRequired(clauses: Scorer[], bound: Float64Array, minScore: number, 
   return m;
 }
 
+/**
+ * Of the m required clauses in `req`: the ones other than `lead` with postings
+ * at most twice as long as the lead's, written to `others`; returns how many.
+ * (Moving a much denser one to every lead doc decodes about all its blocks;
+ * its docs are checked when scoring.)
+ */
+function leapfrogged(clauses: Scorer[], req: Int32Array, m: number, lead: number, others: Int32Array): number {
+  const most = 2 * clauses[lead].cost;
+  let k = 0;
+  for (let q = 0; q < m; q++) if (req[q] !== lead && clauses[req[q]].cost <= most) others[k++] = req[q];
+  return k;
+}
+
+/**
+ * The first doc >= d of the lead (at d) that each of the first nOthers
+ * clauses of `others` matches (each moved to it, skipping docs `bits` rejects),
+ * or a doc >= windowMax. The lead is not moved past windowMax: the next
+ * window's requirements may differ.
+ */
+function leapfrog(clauses: Scorer[], lead: number, others: Int32Array, nOthers: number, bits: Uint32Array | null, d: number, windowMax: number): number {
+  const l = clauses[lead];
+  for (;;) {
+    let target = d;
+    for (let q = 0; q < nOthers; q++) {
+      const r = clauses[others[q]];
+      if (r.doc < d) {
+        if (bits !== null) advanceMatching(r, d, bits);
+        else r.advance(d);
+      }
+      if (r.doc > target) target = r.doc;
+    }
+    if (target === d) return d;
+    if (target > windowMax) target = windowMax;
+    d = bits !== null ? advanceMatching(l, target, bits) : l.advance(target);
+    if (d >= windowMax) return d;
+  }
+}
+
+const NONE = new Int32Array(0);
+const NONE8 = new Uint8Array(0);
+
 export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): void {
   const clauses = t.scoring;
   const n = clauses.length;
@@ -82,6 +140,14 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   const stamp = new Int32Array(n).fill(-1);
   const { accept, excluded, docBase, nextCandidate } = t;
   const bits = t.bits ?? null;
+  /**
+   * Under a filter bitset (few accepted docs, so bounds per doc and skipping pay
+   * off): required clauses other than the lead are leapfrogged, docs are bounded
+   * per doc under a lead, a skipped window keeps its essential clauses, and
+   * clauses over several fields may narrow. Without one, none of that: the
+   * plain MaxScore path, which is cheaper there.
+   */
+  const filtered = bits !== null;
   // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
   if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
   let fe = 0;
@@ -232,52 +298,16 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   };
   /**
    * The lead: a clause every competitive doc of the window matches (-1: none),
-   * whose docs the essential clauses jump to; `others` (the first nOthers
-   * entries) are the other such clauses with postings at most twice as long as
-   * the lead's: a lead doc they do not all match is skipped (leapfrog, as a
-   * conjunction).
+   * whose docs the essential clauses jump to (kept once chosen in a window: it
+   * stays required as minScore grows). Under a filter, `others` (the first
+   * nOthers entries) are the other required clauses leapfrogged with it.
+   * (lead and nOthers are locals of the loop below, not captured by closures.)
    */
-  let lead = -1;
-  const req = new Int32Array(n <= 16 ? n : 0);
-  const others = new Int32Array(n <= 16 ? n : 0);
-  let nOthers = 0;
-  /** Lead (kept once chosen in a window: it stays required as minScore grows) and others at `min`. */
-  const setRequired = (min: number): void => {
-    const m = pickRequired(clauses, bound, min, req);
-    if (m === 0) return;
-    if (lead < 0) lead = req[0];
-    nOthers = 0;
-    // Only clauses at most twice as long as the lead's postings: moving a much denser one
-    // to every lead doc decodes about all its blocks (its docs are checked when scoring).
-    const most = 2 * clauses[lead].cost;
-    for (let q = 0; q < m; q++) if (req[q] !== lead && clauses[req[q]].cost <= most) others[nOthers++] = req[q];
-  };
-  /**
-   * The first lead doc >= d that every other required clause matches (each
-   * moved to it), or a doc >= windowMax. The lead is not moved past windowMax:
-   * the next window's requirements may differ.
-   */
-  const leapfrog = (d: number, windowMax: number): number => {
-    const l = clauses[lead];
-    for (;;) {
-      let target = d;
-      for (let q = 0; q < nOthers; q++) {
-        const r = clauses[others[q]];
-        if (r.doc < d) {
-          if (bits !== null) advanceMatching(r, d, bits);
-          else r.advance(d);
-        }
-        if (r.doc > target) target = r.doc;
-      }
-      if (target === d) return d;
-      if (target > windowMax) target = windowMax;
-      d = bits !== null ? advanceMatching(l, target, bits) : l.advance(target);
-      if (d >= windowMax) return d;
-    }
-  };
+  const req = filtered && n <= 16 ? new Int32Array(n) : NONE;
+  const others = filtered && n <= 16 ? new Int32Array(n) : NONE;
   /** Clauses that can narrow the fields leading their enumeration per window (CombinedScorer.restrict). */
-  const narrowing = clauses.map((c) => (c instanceof CombinedScorer ? c : null));
-  const anyNarrowing = bits !== null && n <= 16 && narrowing.some((c) => c !== null);
+  const narrowing = filtered && n <= 16 ? clauses.map((c) => (c instanceof CombinedScorer ? c : null)) : null;
+  const anyNarrowing = narrowing !== null && narrowing.some((c) => c !== null);
   let narrowed = false;
   /**
    * A clause of one term over several fields, essential (wasEssential) in the
@@ -286,7 +316,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    */
   const narrow = (minScore: number, windowMin: number, windowMax: number): void => {
     for (let j = 0; j < n; j++) {
-      const c = narrowing[j];
+      const c = narrowing![j];
       if (c === null || wasEssential[j] === 0) continue;
       let others = 0;
       for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
@@ -300,7 +330,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   let leadBounds = 0;
   let leadPassed = 0;
   /** Clauses released from narrowing at this window's start. */
-  const released = new Uint8Array(n);
+  const released = anyNarrowing ? new Uint8Array(n) : NONE8;
   while (windowMin < NO_MORE_DOCS) {
     const minScore = floor(top, st);
     let boundsValid = false;
@@ -331,7 +361,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         // a clause's leading fields are exhausted, its other fields cut the window.
         let again = windowMax < 0;
         for (let j = 0; j < n; j++) {
-          const c = narrowing[j];
+          const c = narrowing![j];
           if (c === null) continue;
           if (c.doc === NO_MORE_DOCS) again = true;
           released[j] = c.release() ? 1 : 0;
@@ -381,6 +411,10 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       }
       boundsValid = true;
       if (fe > 0) st.exact = false;
+      if (!filtered) {
+        wasEssential.fill(0);
+        for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
+      }
       if (fe === n) {
         // Skipped: the clauses essential before keep cutting the next window in pass 1
         // (at their leading fields' edges where they narrow).
@@ -388,13 +422,24 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         windowMin = windowMax;
         continue;
       }
-      wasEssential.fill(0);
-      for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
+      if (filtered) {
+        wasEssential.fill(0);
+        for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
+      }
     }
     if (boundsValid && anyNarrowing) narrow(minScore, windowMin, windowMax);
-    lead = -1;
-    nOthers = 0;
-    if (boundsValid && dormant === 0) setRequired(minScore);
+    let lead = -1;
+    let nOthers = 0;
+    if (boundsValid && dormant === 0) {
+      if (!filtered) lead = pickLead(clauses, bound, minScore);
+      else {
+        const m = pickRequired(clauses, bound, minScore, req);
+        if (m > 0) {
+          lead = req[0];
+          nOthers = leapfrogged(clauses, req, m, lead, others);
+        }
+      }
+    }
     if (lead >= 0) st.exact = false;
     for (let i = fe; i < n; i++) {
       const c = clauses[order[i]];
@@ -407,7 +452,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
 
     while (doc < windowMax) {
       if (nOthers > 0) {
-        doc = leapfrog(doc, windowMax);
+        doc = leapfrog(clauses, lead, others, nOthers, bits, doc, windowMax);
         if (doc >= windowMax) break;
       }
       if (lead >= 0) {
@@ -441,7 +486,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         // decoded) and the non-essential bounds: if it cannot compete, pass over it.
         // With a lead (whose docs the essential clauses were moved to), only while
         // the bound passes over at least half the docs it is asked about.
-        let ub = lead >= 0 && leadBounds >= 32 && leadPassed * 2 < leadBounds ? Infinity : prefix[fe] + dormant;
+        let ub = lead >= 0 && (!filtered || (leadBounds >= 32 && leadPassed * 2 < leadBounds)) ? Infinity : prefix[fe] + dormant;
         for (let i = fe; i < n && ub !== Infinity; i++) {
           const c = clauses[order[i]];
           if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
@@ -517,11 +562,25 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
               st.exact = false;
             }
             if (fe === n) break;
-            const hadLead = lead >= 0;
-            setRequired(min);
-            if (lead >= 0 && !hadLead) {
-              st.exact = false;
-              if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+            // Without a filter only a first lead is looked for; with one, the leapfrogged clauses grow too.
+            if (!filtered) {
+              if (lead < 0) {
+                lead = pickLead(clauses, bound, min);
+                if (lead >= 0) {
+                  st.exact = false;
+                  if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+                }
+              }
+            } else {
+              const m = pickRequired(clauses, bound, min, req);
+              if (m > 0) {
+                if (lead < 0) {
+                  lead = req[0];
+                  st.exact = false;
+                  if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+                }
+                nOthers = leapfrogged(clauses, req, m, lead, others);
+              }
             }
           }
         }
