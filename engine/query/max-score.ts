@@ -430,6 +430,8 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
     if (boundsValid && anyNarrowing) narrow(minScore, windowMin, windowMax);
     let lead = -1;
     let nOthers = 0;
+    /** The k-th score the required clauses were last picked at (they only change as it grows). */
+    let reqMin = minScore;
     if (boundsValid && dormant === 0) {
       if (!filtered) lead = pickLead(clauses, bound, minScore);
       else {
@@ -571,7 +573,8 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
                   if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
                 }
               }
-            } else {
+            } else if (min !== reqMin) {
+              reqMin = min;
               const m = pickRequired(clauses, bound, min, req);
               if (m > 0) {
                 if (lead < 0) {
