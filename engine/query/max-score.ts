@@ -19,9 +19,10 @@
  *
  * Clauses every competitive doc of a window must match (the other clauses'
  * bounds sum to at most the k-th score) are required there: the cheapest
- * leads (the essential clauses jump to its docs) and the others, unless far
- * denser, are leapfrogged as in a conjunction, so a lead doc one of them
- * lacks is skipped.
+ * leads (the essential clauses jump to its docs). Under a filter bitset, the
+ * others, unless far denser, are also leapfrogged as in a conjunction, so a
+ * lead doc one of them lacks is skipped, and lead docs are bounded per doc
+ * before scoring (while that passes over at least half of them).
  *
  * A clause of one term over several fields (CombinedScorer) can also narrow
  * the fields that lead its enumeration: when the window's docs that lack the
@@ -32,6 +33,10 @@
  * every field (the lagging ones over all their blocks up to the window's end),
  * so that window is never shrunk afterwards. A skipped window keeps the
  * previous window's essential clauses for cutting the next one.
+ *
+ * Without a filter bitset none of the filter-only steps above run (leapfrogging,
+ * per-doc bounds under a lead, narrowing, essential clauses kept over skipped
+ * windows): there they cost more than they save on unfiltered queries.
  *
  * When the filter is a bitset, a rejected candidate moves each essential
  * clause straight to its own next doc the filter accepts (block postings test
