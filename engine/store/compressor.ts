@@ -42,7 +42,7 @@ interface Job {
 }
 
 
-/** Beyond this many queued blocks (about 16 KB each) the caller compresses inline (bounds memory, shares the CPU). */
+/** Beyond this many queued blocks (about 8 KB each) the caller compresses inline (bounds memory, shares the CPU). */
 const MAX_IN_FLIGHT = 2048;
 /** Blocks per message to the worker. */
 const BATCH_BLOCKS = 8;
