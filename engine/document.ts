@@ -42,8 +42,13 @@ export interface CommitInfo {
 export type EngineEvent =
   | { type: 'flush'; segment: string; docs: number; bytes: number; ms: number }
   | { type: 'commit'; generation: number; docCount: number; segments: number; ms: number }
-  /** `thread`: the merge ran on the merge worker thread (false: on the writer's thread). */
-  | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number; thread: boolean }
+  /** `thread`: the merge ran on the merge worker thread (false: on the writer's thread); `idle`: an idle-compaction merge. */
+  | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number; thread: boolean; idle?: boolean }
+  /**
+   * Once per quiet period: idle compaction has nothing (more) to merge, after `merges` merges
+   * taking `ms` from the first (0 and 0 when the index was compact already); `segments` remain.
+   */
+  | { type: 'compacted'; segments: number; merges: number; ms: number }
   /** `staleAnalysisDocs`: live docs whose terms predate the current ANALYSIS_VERSION (re-index them). */
   | { type: 'open'; generation: number; docCount: number; segments: number; ms: number; removedFiles: number; staleAnalysisDocs: number }
   | { type: 'error'; where: string; message: string };

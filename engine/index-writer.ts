@@ -79,6 +79,8 @@ export class IndexWriter {
   private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
   readonly writingIds = new Set<string>();
+  /** Adds and deletes so far (the merge scheduler tells a quiet writer by it). */
+  writeCount = 0;
   /** Called after each flush and commit so the merge scheduler can look for work. */
   onSegmentsChanged: (() => void) | null = null;
   /** Extra protection for file cleanup (segment ids used by live searchers). */
@@ -129,6 +131,7 @@ export class IndexWriter {
 
   add(input: IndexDocument): void {
     this.checkOpen();
+    this.writeCount++;
     const doc = validateDocument(input);
     const language = doc.language ?? detectLanguage(sampleText(doc.text));
     const terms: Record<string, TermStream> = {};
@@ -155,12 +158,14 @@ export class IndexWriter {
   delete(key: string): void {
     this.checkOpen();
     if (typeof key !== 'string' || key.length === 0) throw new EngineError('INVALID_DOCUMENT', 'key must be a non-empty string');
+    this.writeCount++;
     this.deleteKey(key);
   }
 
   deleteByKeyword(field: string, value: string): void {
     this.checkOpen();
     if (typeof field !== 'string' || typeof value !== 'string') throw new EngineError('INVALID_DOCUMENT', 'field and value must be strings');
+    this.writeCount++;
     for (const b of this.buffers()) for (const d of b.docsWithKeyword(field, value)) if (b.deleteDoc(d)) this.changed = true;
     for (const s of this.segments) {
       const docs = s.core.keywordColumn(field)?.docsOf(value);

@@ -11,7 +11,7 @@ import { EngineError } from './errors.ts';
 import { openCommit } from './commit/commit-open.ts';
 import { IndexWriter } from './index-writer.ts';
 import { IndexReader } from './index-reader.ts';
-import { MergeScheduler, type MergePolicyOptions } from './merge/merge-scheduler.ts';
+import { MergeScheduler, type CompactionOptions, type MergePolicyOptions } from './merge/merge-scheduler.ts';
 
 export type { Directory, DirectoryLock } from './directory/types.ts';
 export { FsDirectory } from './directory/fs-directory.ts';
@@ -26,6 +26,7 @@ export { QueryError, type QueryErrorCode } from './query/parser.ts';
 export type { SearcherOptions } from './searcher.ts';
 export type * from './query/types.ts';
 export type { Bm25Params } from './scoring/bm25.ts';
+export type { CompactionOptions, MergePolicyOptions } from './merge/merge-scheduler.ts';
 export type { Language } from './analysis/types.ts';
 export { ANALYSIS_VERSION } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
@@ -44,6 +45,11 @@ export interface OpenIndexOptions {
   maxBufferedTokens?: number;
   /** Merge policy knobs (see merge/tiered-policy.ts); `false` disables background merges. */
   merge?: Partial<MergePolicyOptions> | false;
+  /**
+   * Idle compaction (see merge/idle-compaction.ts): after `idleMs` without adds or deletes,
+   * merge further, down to `maxSegments` (default 1). Off unless `idleMs` > 0 (and merges are on).
+   */
+  compaction?: Partial<CompactionOptions>;
 }
 
 export interface Index {
@@ -91,7 +97,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     removedFiles: opened.removedFiles,
     staleAnalysisDocs: writer.staleAnalysisDocs,
   });
-  const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log);
+  const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log, options.compaction);
   let timer: ReturnType<typeof setInterval> | null = null;
   if (interval > 0) {
     timer = setInterval(() => {

@@ -37,6 +37,7 @@ export const EnvSchema = v.object({
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
   ADMIN_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'ADMIN_KEY must have at least 16 characters'))),
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
+  MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
   INDEXING_API_MAX_BINARY_BYTES: v.optional(intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000), String(100 * MB)),
   MAX_REQUEST_BYTES: v.optional(intFromEnv('MAX_REQUEST_BYTES', 1024, 4_000_000_000)),
   LOG_LEVEL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)), 'info'),
@@ -70,6 +71,8 @@ export interface Config {
   /** Operator master key; when absent the server generates one on first start. */
   adminKey?: string;
   commitIntervalMs: number;
+  /** Quiet time after which the index is compacted (idle merges down to one segment); 0 = never. */
+  mergeIdleMs: number;
   /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
@@ -150,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     adminKey: e.ADMIN_KEY,
     commitIntervalMs: e.COMMIT_INTERVAL_MS,
+    mergeIdleMs: e.MERGE_IDLE_MS,
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
     logLevel: e.LOG_LEVEL,

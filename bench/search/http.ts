@@ -9,11 +9,16 @@
  * sequential latency (p50, p99) and searches/s with 16 concurrent clients.
  *
  *   node --import tsx bench/search/http.ts [--docs 1000000] [--seconds 20] [--concurrency 16] [--keep DIR] [--push-only]
- *     [--server-prof DIR]
+ *     [--server-prof DIR] [--no-settle]
  *
  * With --keep DIR the data directory is kept (and reused when it already holds
  * the set: pushing is skipped); --push-only stops after pushing and committing;
  * --server-prof DIR writes a V8 CPU profile of the server into DIR.
+ *
+ * Searches start once the server reports its index settled (the engine's
+ * `compacted` log line: idle compaction after MERGE_IDLE_MS without writes,
+ * default 30 s, set with BENCH_MERGE_IDLE_MS); the server is then restarted at
+ * LOG_LEVEL=warn for the measurement. --no-settle measures at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,6 +43,7 @@ const KEEP = arg('keep', '');
 const PUSH_ONLY = process.argv.includes('--push-only');
 /** Directory for a V8 CPU profile of the server process (written when it exits). */
 const SERVER_PROF = arg('server-prof', '');
+const SETTLE = !process.argv.includes('--no-settle');
 const MASTER = 'bench-master-key-0123456789abcdef';
 const USER = 'bench.user@example.com';
 const BATCH = 1000;
@@ -54,14 +60,64 @@ async function freePort(): Promise<number> {
   });
 }
 
-function startServer(dataDir: string, port: number): ChildProcess {
+/**
+ * The server on `dataDir`. `logLevel` info shows the engine's compaction lines (watched here);
+ * the measured server runs at warn, so per-request log lines cost nothing.
+ */
+function startServer(dataDir: string, port: number, logLevel: 'info' | 'warn'): ChildProcess {
   const prof = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
   const child = spawn(process.execPath, ['--max-old-space-size=8192', ...prof, '--import', 'tsx', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ADMIN_KEY: MASTER, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COMMIT_INTERVAL_MS: '2000', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      ADMIN_KEY: MASTER,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      COMMIT_INTERVAL_MS: '2000',
+      LOG_LEVEL: logLevel,
+      ...(process.env.BENCH_MERGE_IDLE_MS ? { MERGE_IDLE_MS: process.env.BENCH_MERGE_IDLE_MS } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Warnings and errors go to the console; the engine's compaction lines are watched.
+  let rest = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      let rec: { level?: string; msg?: string; segments?: number; merges?: number; ms?: number };
+      try {
+        rec = JSON.parse(line);
+      } catch {
+        if (line.trim()) console.log(line);
+        continue;
+      }
+      if (rec.level === 'warn' || rec.level === 'error') console.log(line);
+      if (rec.msg === 'search engine compacted') {
+        settled = { segments: rec.segments ?? NaN, merges: rec.merges ?? 0, ms: rec.ms ?? 0 };
+        for (const w of settleWaiters.splice(0)) w();
+      }
+    }
   });
   return child;
+}
+
+/** The server's last `compacted` report (its index is settled), and who waits for the next one. */
+let settled: { segments: number; merges: number; ms: number } | null = null;
+const settleWaiters: (() => void)[] = [];
+
+async function waitSettled(timeoutMs: number): Promise<void> {
+  const t0 = performance.now();
+  if (!settled) await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server reported no compacted index in time')), timeoutMs);
+    settleWaiters.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const s = settled!;
+  console.log(`index settled after ${((performance.now() - t0) / 1000).toFixed(0)} s: ${s.segments} segment(s), ${s.merges} idle merge(s) taking ${(s.ms / 1000).toFixed(1)} s`);
 }
 
 /** User + system CPU time of a process in ms (/proc/PID/stat, clock ticks of 10 ms). */
@@ -82,9 +138,8 @@ async function main(): Promise<void> {
   const reuse = KEEP !== '' && existsSync(join(dataDir, 'bench-ready'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startServer(dataDir, port);
-  const stop = () => server.exitCode === null && server.kill('SIGKILL');
-  process.on('exit', stop);
+  let server = startServer(dataDir, port, SETTLE ? 'info' : 'warn');
+  process.on('exit', () => server.exitCode === null && server.kill('SIGKILL'));
 
   const call = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -92,15 +147,18 @@ async function main(): Promise<void> {
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
     return text ? JSON.parse(text) : undefined;
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not up yet
+  const up = async () => {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) return;
+      } catch {
+        // not up yet
+      }
+      if (i > 600) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (i > 600) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  await up();
 
   console.log(`loading GCIDE and generating ${DOCS.toLocaleString()} documents (seed 42)...`);
   const sentences = sentencePool(loadGcide().docs);
@@ -120,6 +178,7 @@ async function main(): Promise<void> {
         await call('POST', '/api/indexing/memberships', svc, { datasource: ds, membership: { group_name: groups[25 + i], member_group_name: groups[i] } });
       }
     }
+    settled = null; // a report from before the push does not count
     const t0 = performance.now();
     let batch: Record<string, unknown>[] = [];
     let pushed = 0;
@@ -174,6 +233,14 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     return;
+  }
+  if (SETTLE) {
+    await waitSettled(30 * 60_000);
+    // measured at LOG_LEVEL=warn, on the compacted index
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    server = startServer(dataDir, port, 'warn');
+    await up();
   }
   const key = (await call('POST', `/api/admin/accounts/${encodeURIComponent(USER)}/keys`, MASTER, {})).key as string;
 

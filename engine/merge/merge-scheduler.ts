@@ -6,6 +6,9 @@
  * carried over through the doc maps. Then a commit makes the new segment list durable with
  * the usual protocol; the sources' files go once no commit or searcher references them.
  * The merge itself runs on a worker thread (merge-thread.ts), or here when no thread can be used.
+ * With idle compaction on (idle-compaction.ts), a writer that saw no add or delete for `idleMs`
+ * gets further merges, one at a time, until the compaction policy finds none; any write stops
+ * the sequence before its next merge (the running one completes like any background merge).
  */
 import type { Directory } from '../directory/types.ts';
 import type { EngineEvent } from '../document.ts';
@@ -15,23 +18,93 @@ import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';
 import { mergeSegments, type MergeSource } from './merger.ts';
 import { MergeThread } from './merge-thread.ts';
+import { DEFAULT_COMPACTION, findIdleMerge, type CompactionOptions } from './idle-compaction.ts';
 
 export type { MergePolicyOptions } from './tiered-policy.ts';
+export type { CompactionOptions } from './idle-compaction.ts';
 
 export class MergeScheduler {
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly policy: MergePolicyOptions;
   private readonly thread = new MergeThread();
+  private readonly compaction: CompactionOptions;
+  private idleTimer: ReturnType<typeof setInterval> | null = null;
+  /** Writer's writeCount when last seen, and since when (ms) it has not moved. */
+  private seenWrites = -1;
+  private quietSince = 0;
+  /** The current quiet period's compaction: started (ms), merges done; null when none ran. */
+  private compacting: { started: number; merges: number } | null = null;
+  /** The current quiet period's `compacted` event was logged. */
+  private settled = false;
 
   constructor(
     private readonly dir: Directory,
     private readonly writer: IndexWriter,
     policy: Partial<MergePolicyOptions>,
     private readonly log?: (event: EngineEvent) => void,
+    compaction: Partial<CompactionOptions> = {},
   ) {
     this.policy = { ...DEFAULT_MERGE_POLICY, ...policy };
+    this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
     writer.onSegmentsChanged = () => this.maybeMerge();
+    const idleMs = this.compaction.idleMs;
+    if (idleMs > 0) {
+      this.idleTimer = setInterval(() => this.maybeCompact(), Math.min(5000, Math.max(20, idleMs / 4)));
+      this.idleTimer.unref();
+    }
+  }
+
+  /**
+   * Starts the next idle-compaction merge when the writer has been quiet for `idleMs`
+   * (no add or delete, nothing uncommitted) and no merge is running.
+   */
+  maybeCompact(): void {
+    if (this.running || this.closed || this.writer.isClosed) return;
+    const now = Date.now();
+    const writes = this.writer.writeCount;
+    if (writes !== this.seenWrites || this.writer.hasChanges) {
+      this.seenWrites = writes;
+      this.quietSince = now;
+      this.compacting = null;
+      this.settled = false;
+      return;
+    }
+    if (now - this.quietSince < this.compaction.idleMs) return;
+    const candidates = this.writer.segments.filter((s) => !s.merging);
+    const ids = findIdleMerge(
+      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
+      { ...this.compaction, maxMergeAtOnce: this.policy.maxMergeAtOnce, maxMergedSegmentBytes: this.policy.maxMergedSegmentBytes },
+    );
+    if (!ids) {
+      if (!this.settled) {
+        this.settled = true;
+        const c = this.compacting;
+        this.log?.({ type: 'compacted', segments: this.writer.segments.length, merges: c?.merges ?? 0, ms: c ? now - c.started : 0 });
+      }
+      this.compacting = null;
+      return;
+    }
+    this.compacting ??= { started: now, merges: 0 };
+    const state = this.compacting;
+    const chosen = candidates.filter((s) => ids.includes(s.core.id));
+    this.running = this.run(chosen, true)
+      .then(() => {
+        state.merges++;
+      })
+      .catch((err) => {
+        if (!this.closed) this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
+        this.quietSince = Date.now(); // try again after another quiet period, not at once
+      })
+      .finally(() => {
+        this.running = null;
+        // the merge's own commit is no write: the quiet period goes on
+        if (!this.writer.hasChanges) this.seenWrites = this.writer.writeCount;
+        setImmediate(() => {
+          this.maybeMerge();
+          this.maybeCompact();
+        });
+      });
   }
 
   /** Starts a merge when the policy finds one and none is running. */
@@ -89,6 +162,7 @@ export class MergeScheduler {
   /** Stops scheduling and aborts the running merge. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
     await this.thread.close();
     if (this.running) await this.running;
   }
@@ -109,7 +183,7 @@ export class MergeScheduler {
     return { bytes: concatChunks(segment.chunks, segment.size), docMaps, thread: false };
   }
 
-  private async run(sources: LiveSegment[]): Promise<void> {
+  private async run(sources: LiveSegment[], idle = false): Promise<void> {
     const started = Date.now();
     const writer = this.writer;
     for (const s of sources) s.merging = true;
@@ -146,7 +220,7 @@ export class MergeScheduler {
       if (core.maxDoc > 0) writer.segments.splice(Math.min(at, writer.segments.length), 0, merged);
       writer.markChanged();
       written = false;
-      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started, thread });
+      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started, thread, ...(idle ? { idle } : {}) });
       await writer.commit();
     } finally {
       for (const s of sources) s.merging = false;

@@ -74,7 +74,7 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
       cost = required.length > 0 ? Math.min(...required.map((s) => s.cost)) : scoring.reduce((a, s) => a + s.cost, 0);
     }
     const compiled = filter ? compileFilter(filter, fkey, reader, ctx.filterCache, cost) : null;
-    const f = compiled?.matches;
+    const f = compiled && !compiled.all ? compiled.matches : undefined;
     const self = req.excludeGlobal - ctx.bases[i];
     const accept = f
       ? (d: number) => !reader.isDeleted(d) && f(d) && d !== self

@@ -251,6 +251,26 @@ export function filterPredicate(f: Filter, reader: SegmentReader): (doc: number)
 export interface CompiledFilter {
   matches: (doc: number) => boolean;
   bits: Uint32Array | null;
+  /** The filter accepts every doc of the segment (then `bits` is null: nothing to skip). */
+  all: boolean;
+}
+
+const acceptAll = (): boolean => true;
+/** Whether a cached bitset has every doc of its segment set, memoised per bitset. */
+const fullBits = new WeakMap<Uint32Array, boolean>();
+
+function isFull(bits: Uint32Array, maxDoc: number): boolean {
+  let full = fullBits.get(bits);
+  if (full === undefined) {
+    const whole = maxDoc >>> 5;
+    full = true;
+    for (let i = 0; i < whole && full; i++) if (bits[i] !== 0xffffffff) full = false;
+    const rest = maxDoc & 31;
+    const mask = 0xffffffff >>> (32 - rest);
+    if (full && rest > 0 && ((bits[whole] & mask) >>> 0) !== mask) full = false;
+    fullBits.set(bits, full);
+  }
+  return full;
 }
 
 /**
@@ -270,12 +290,14 @@ export function compileFilter(
   let bits = cache.get(reader.id, key);
   if (!bits) {
     const u = cache.usage(reader.id, key, () => filterBuildCost(filter, reader));
-    if (u.uses < 2 && queryCost * 8 < u.cost) return { matches: filterPredicate(filter, reader), bits: null };
+    if (u.uses < 2 && queryCost * 8 < u.cost) return { matches: filterPredicate(filter, reader), bits: null, all: false };
     bits = buildFilterBits(filter, reader);
     cache.set(reader.id, key, bits);
   }
+  // A filter that keeps the whole segment (every doc visible to the viewer) costs nothing there.
+  if (isFull(bits, reader.maxDoc)) return { matches: acceptAll, bits: null, all: true };
   const b = bits;
-  return { matches: (d) => (b[d >>> 5] & (1 << (d & 31))) !== 0, bits: b };
+  return { matches: (d) => (b[d >>> 5] & (1 << (d & 31))) !== 0, bits: b, all: false };
 }
 
 /** First set bit at or after `from` below `maxDoc`, or NO_MORE_DOCS. */

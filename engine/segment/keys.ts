@@ -74,6 +74,8 @@ export function writeKeys(keys: readonly string[]): KeySections {
   return { kblob: blob.toBytes(), koff, khi, klo, kdoc: order };
 }
 
+const NONE: readonly number[] = Object.freeze([]);
+
 export class KeysReader {
   constructor(private readonly s: KeySections) {}
 
@@ -81,8 +83,11 @@ export class KeysReader {
     return decodeUtf8(this.s.kblob, this.s.koff[doc], this.s.koff[doc + 1]);
   }
 
-  /** Every doc whose key is `key` (ascending); several only when updates left deleted copies. */
-  find(key: string, hash: [number, number] = hashKey(key)): number[] {
+  /**
+   * Every doc whose key is `key` (ascending); several only when updates left deleted copies.
+   * The result is shared and empty when the key is absent (the common case of an add): do not modify it.
+   */
+  find(key: string, hash: [number, number] = hashKey(key)): readonly number[] {
     const { khi, klo, kdoc } = this.s;
     const [hi, lo] = hash;
     let a = 0;
@@ -92,10 +97,10 @@ export class KeysReader {
       if (khi[mid] < hi) a = mid + 1;
       else b = mid;
     }
-    const out: number[] = [];
+    let out: number[] | null = null;
     for (let i = a; i < khi.length && khi[i] === hi; i++) {
-      if (klo[i] === lo && this.key(kdoc[i]) === key) out.push(kdoc[i]);
+      if (klo[i] === lo && this.key(kdoc[i]) === key) (out ??= []).push(kdoc[i]);
     }
-    return out.sort((x, y) => x - y);
+    return out === null ? NONE : out.sort((x, y) => x - y);
   }
 }

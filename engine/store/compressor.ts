@@ -42,10 +42,10 @@ interface Job {
 }
 
 
-/** Beyond this many queued blocks (about 16 KB each) the caller compresses inline (bounds memory, shares the CPU). */
-const MAX_IN_FLIGHT = 2048;
-/** Blocks per message to the worker. */
-const BATCH_BLOCKS = 8;
+/** Beyond this many queued blocks (about 8 KB each) the caller compresses inline (bounds memory, shares the CPU). */
+const MAX_IN_FLIGHT = 4096;
+/** Blocks per message to the worker (about 128 KB). */
+const BATCH_BLOCKS = 16;
 
 let worker: Worker | null = null;
 let broken = false;

@@ -18,14 +18,20 @@ function engineLogger(log: Logger): (e: EngineEvent) => void {
     else if (e.type === 'open' && e.staleAnalysisDocs > 0) {
       log.warn('search engine open: documents indexed with an older analysis version match less precisely until pushed again', { ...e, analysisVersion: ANALYSIS_VERSION });
     }
-    else if (e.type === 'open' || e.type === 'merge') log.info(`search engine ${e.type}`, { ...e });
+    else if (e.type === 'open' || e.type === 'merge' || e.type === 'compacted') log.info(`search engine ${e.type}`, { ...e });
     else log.debug(`search engine ${e.type}`, { ...e });
   };
 }
 
-export async function openSearchIndex(config: Pick<Config, 'dataDir' | 'commitIntervalMs'>, log: Logger): Promise<Index> {
+export async function openSearchIndex(config: Pick<Config, 'dataDir' | 'commitIntervalMs'> & Partial<Pick<Config, 'mergeIdleMs'>>, log: Logger): Promise<Index> {
   const directory = await FsDirectory.open(join(config.dataDir, 'index'));
-  return openIndex({ directory, schema: DOCUMENT_SCHEMA, commitIntervalMs: config.commitIntervalMs, log: engineLogger(log) });
+  return openIndex({
+    directory,
+    schema: DOCUMENT_SCHEMA,
+    commitIntervalMs: config.commitIntervalMs,
+    compaction: { idleMs: config.mergeIdleMs ?? 0 },
+    log: engineLogger(log),
+  });
 }
 
 export async function openDocuments(

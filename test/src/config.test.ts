@@ -25,6 +25,12 @@ test('variables override defaults', () => {
   assert.equal(c.logLevel, 'debug');
 });
 
+test('idle compaction: 30 s of quiet by default, 0 turns it off, negative values are refused', () => {
+  assert.equal(loadConfig({}).mergeIdleMs, 30_000);
+  assert.equal(loadConfig({ MERGE_IDLE_MS: '0' }).mergeIdleMs, 0);
+  assert.throws(() => loadConfig({ MERGE_IDLE_MS: '-1' }), (err: unknown) => err instanceof ConfigError && /MERGE_IDLE_MS/.test(err.message));
+});
+
 test('empty strings count as unset', () => {
   assert.equal(loadConfig({ PORT: '' }).port, 8080);
 });

@@ -79,3 +79,21 @@ test('a filter used again on a segment is kept as a bitset even for a selective 
   for (let d = 0; d < 200; d++) assert.equal(second.matches(d), [1, 2, 3].includes(d % 50));
   for (let d = 0; d < 200; d++) assert.equal(first.matches(d), [1, 2, 3].includes(d % 50));
 });
+
+test('a cached filter that keeps every doc of a segment compiles to no per-doc check, one that misses a doc does not', () => {
+  for (const n of [31, 32, 33, 200]) {
+    const docs = Array.from({ length: n }, (_, d): MemDoc => ({ key: `d${d}`, text: {}, keywords: { acl: d === n - 1 ? ['last'] : ['all'] } }));
+    const seg = memorySegment(`seg${n}`, docs, { analyze: simpleAnalyzer.analyze });
+    const cache = new FilterCache();
+    const everyone = { keyword: 'acl', anyOf: ['all', 'last'] };
+    const whole = compileFilter(everyone, filterKey(everyone), seg, cache, 1e9);
+    assert.equal(whole.all, true, `n=${n}`);
+    assert.equal(whole.bits, null);
+    for (let d = 0; d < n; d++) assert.equal(whole.matches(d), true);
+    const most = { keyword: 'acl', anyOf: ['all'] };
+    const part = compileFilter(most, filterKey(most), seg, cache, 1e9);
+    assert.equal(part.all, false, `n=${n}`);
+    assert.ok(part.bits);
+    for (let d = 0; d < n; d++) assert.equal(part.matches(d), d !== n - 1);
+  }
+});

@@ -191,3 +191,32 @@ test('one word with rare and common alternatives, under filters: pruned equals e
   assert.ok(pruned > n / 4, `pruning happened in ${pruned} of ${n} queries`);
   await index.close();
 });
+
+test('a filter every doc passes gives the unfiltered hits, totals and the deletions still apply', async () => {
+  const { MemoryDirectory, openIndex } = await import('../../../engine/index.ts');
+  const r = rng(99);
+  const word = zipfWords(r, 30);
+  const index = await openIndex({ directory: new MemoryDirectory(), schema, merge: false });
+  for (let i = 0; i < 3000; i++) {
+    index.writer.add({ key: `d${i}`, language: 'en', text: { title: word(), body: Array.from({ length: int(r, 1, 30) }, word).join(' ') }, keywords: { acl: [`t${i % 3}`] } });
+  }
+  await index.writer.commit();
+  for (let k = 0; k < 300; k++) index.writer.delete(`d${int(r, 0, 2999)}`);
+  await index.writer.commit();
+  const searcher = index.reader.searcher();
+  const everyone: Filter = { keyword: 'acl', anyOf: ['t0', 't1', 't2'] };
+  for (let q = 0; q < 40; q++) {
+    const text = Array.from({ length: int(r, 1, 3) }, word).join(' ');
+    for (let pass = 0; pass < 2; pass++) {
+      // the second pass runs on the cached bitsets
+      const a = searcher.search({ query: text, language: 'en', filter: everyone, limit: 10 });
+      const b = searcher.search({ query: text, language: 'en', limit: 10 });
+      assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), text);
+      assert.equal(a.total, b.total);
+    }
+  }
+  const listed = searcher.search({ query: '', language: 'en', filter: everyone, limit: 10_000 });
+  assert.equal(listed.total, searcher.numDocs);
+  index.reader.release(searcher);
+  await index.close();
+});
