@@ -20,12 +20,15 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import { scoreMaxScore } from './max-score.ts';
-import { isExcluded } from './segment-task.ts';
+import { isExcluded as isExcludedAt } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
 
 export type { CollectState, SegmentTask } from './segment-task.ts';
 export { scoreMaxScore } from './max-score.ts';
+
+/** Module-local binding (read per doc by the collectors below; see max-score.ts). */
+const isExcluded = isExcludedAt;
 
 export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, pruning: boolean): void {
   if (t.required.length > 0) scoreConjunctive(t, top, st);
