@@ -19,7 +19,10 @@
  * BENCH_ENGINES=ours to skip SQLite; BENCH_TMP=/path for the index folders;
  * BENCH_SCALE_DIR=/path keeps the index folders in /path/<engine> instead of a
  * temporary folder that is removed at the end, and BENCH_SCALE_REUSE=1 then
- * skips the build when that folder is not empty, so only the queries run)
+ * skips the build when that folder is not empty, so only the queries run;
+ * BENCH_SCALE_COMPACT=1 compacts the built index before the queries, in its own
+ * child process: ours merges to one segment, as the service's idle compaction
+ * does, SQLite runs FTS5 'optimize'; the compaction time is printed)
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +45,7 @@ const USERS = 20;
 /** When set, index folders live in KEEP_DIR/<engine> and are kept; with REUSE, a non-empty folder is queried without a build. */
 const KEEP_DIR = process.env.BENCH_SCALE_DIR;
 const REUSE = process.env.BENCH_SCALE_REUSE === '1';
+const COMPACT = process.env.BENCH_SCALE_COMPACT === '1';
 
 interface BuildResult {
   docs: number;
@@ -104,6 +108,16 @@ async function build(engine: EngineName, dir: string): Promise<BuildResult> {
   };
 }
 
+/** Compacts the committed index (merges on; see EngineAdapter.compact); returns its wall time. */
+async function compact(engine: EngineName, dir: string): Promise<{ ms: number }> {
+  const idx = await openEngine(engine, { dir, keywordFields: ['datasource', 'acl'] });
+  const t0 = performance.now();
+  await idx.compact();
+  const ms = since(t0);
+  await idx.close();
+  return { ms };
+}
+
 async function query(engine: EngineName, dir: string): Promise<QueryResult> {
   const { docs } = gcideSentencesAndQueries();
   const warm = sampleQueries(docs, 100, 11);
@@ -153,12 +167,14 @@ async function query(engine: EngineName, dir: string): Promise<QueryResult> {
 async function main(): Promise<void> {
   const args = childArgs();
   if (args) {
-    sendResult(args.step === 'build' ? await build(args.engine as EngineName, args.dir) : await query(args.engine as EngineName, args.dir));
+    const engine = args.engine as EngineName;
+    sendResult(args.step === 'build' ? await build(engine, args.dir) : args.step === 'compact' ? await compact(engine, args.dir) : await query(engine, args.dir));
     return;
   }
   const engines = await selectedEngines(['ours', 'sqlite']);
   const builds = new Map<EngineName, BuildResult>();
   const queries = new Map<EngineName, QueryResult>();
+  const compactMs = new Map<EngineName, number>();
   for (const e of engines) {
     const dir = KEEP_DIR ? join(KEEP_DIR, e) : mkdtempSync(join(process.env.BENCH_TMP ?? tmpdir(), `bench-scale-${e}-`));
     const reuse = KEEP_DIR !== undefined && REUSE && existsSync(dir) && readdirSync(dir).length > 0;
@@ -171,6 +187,12 @@ async function main(): Promise<void> {
         }
         console.log(`scale: ${e} build of ${DOCS.toLocaleString('en-US')} docs in ${dir} ...`);
         builds.set(e, await runChild<BuildResult>(import.meta.url, { engine: e, step: 'build', dir }));
+      }
+      if (COMPACT) {
+        console.log(`scale: ${e} compacting ...`);
+        const c = await runChild<{ ms: number }>(import.meta.url, { engine: e, step: 'compact', dir });
+        compactMs.set(e, c.ms);
+        console.log(`scale: ${e} compacted in ${(c.ms / 1000).toFixed(1)} s`);
       }
       console.log(`scale: ${e} open + queries ...`);
       queries.set(e, await runChild<QueryResult>(import.meta.url, { engine: e, step: 'query', dir }));
@@ -192,6 +214,7 @@ async function main(): Promise<void> {
     { label: 'final commit ms', values: b((r) => r.finalCommitMs), digits: 0 },
     { label: 'index size on disk MB', values: b((r) => r.sizeMB), digits: 0 },
     { label: 'RSS after build MB', values: b((r) => r.rssMB), digits: 0 },
+    ...(COMPACT ? [{ label: 'compaction s (before the queries)', values: cols.map((e) => (compactMs.has(e) ? compactMs.get(e)! / 1000 : undefined)), digits: 1 }] : []),
     { label: 'timed queries (same sample, prefix)', values: q((r) => r.queries), digits: 0 },
     { label: 'open committed index ms', values: q((r) => r.openMs), digits: 0 },
     { label: 'first query after open ms', values: q((r) => r.firstQueryMs), digits: 1 },

@@ -55,6 +55,9 @@ export async function openMiniSearch(opts: EngineOptions): Promise<EngineAdapter
     async settle() {
       // no background work
     },
+    async compact() {
+      // one in-memory structure
+    },
     sizeOnDiskBytes() {
       return file && existsSync(file) ? statSync(file).size : null;
     },

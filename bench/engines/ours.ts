@@ -23,6 +23,7 @@ interface Searcher {
 interface Index {
   writer: { add(doc: unknown): void; commit(): Promise<unknown> };
   waitForMerges(): Promise<void>;
+  forceMerge(maxSegments?: number): Promise<void>;
   reader: { searcher(): Searcher };
   close(): Promise<void>;
 }
@@ -104,6 +105,9 @@ export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
     },
     async settle() {
       await index.waitForMerges();
+    },
+    async compact() {
+      await index.forceMerge(1);
     },
     sizeOnDiskBytes() {
       return opts.dir ? folderBytes(opts.dir) : null;

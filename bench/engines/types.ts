@@ -38,6 +38,11 @@ export interface EngineAdapter {
   commit(): Promise<void>;
   /** Waits for background work started by commits (ours: segment merges), so timed queries run on a settled index. */
   settle(): Promise<void>;
+  /**
+   * Merges the index as far as the engine goes for a read-mostly index: ours merges to one segment
+   * (what the service's idle compaction does), SQLite FTS5 runs its 'optimize' command, MiniSearch has nothing to do.
+   */
+  compact(): Promise<void>;
   /** Top-k external ids for a free-text query (OR of its words), optionally filtered. */
   search(query: string, k: number, filter?: KeywordFilter): string[];
   /** Bytes the index takes on disk, null for in-memory engines. */
