@@ -99,6 +99,27 @@ describe('idle compaction in the merge scheduler', () => {
     await index.close();
   });
 
+  it('keeps the adds and deletes made while a compaction merge runs, and stops compacting for them', async () => {
+    const events: EngineEvent[] = [];
+    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: { segmentsPerTier: 100 }, compaction: { idleMs: 30 }, log: (e) => events.push(e) });
+    for (let round = 0; round < 4; round++) {
+      for (let i = round * 200; i < round * 200 + 200; i++) index.writer.add(makeDoc(i));
+      await index.writer.commit();
+    }
+    // wait until the compaction merge has taken its sources
+    for (let t = 0; t < 3000 && !index.writer.segments.some((s) => s.merging); t++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(index.writer.segments.some((s) => s.merging), 'a compaction merge started');
+    for (let i = 0; i < 800; i += 10) index.writer.delete(`k${i}`);
+    for (let i = 800; i < 850; i++) index.writer.add(makeDoc(i));
+    await index.writer.commit();
+    await index.waitForMerges();
+    await index.writer.commit();
+    const expected = Array.from({ length: 850 }, (_, i) => `k${i}`).filter((k, i) => i >= 800 || i % 10 !== 0);
+    assert.deepEqual([...liveDocs(index).keys()].sort(), expected.sort());
+    assert.ok(events.some((e) => e.type === 'merge' && e.idle === true));
+    await index.close();
+  });
+
   it('leaves an index alone while documents keep coming, and by default', async () => {
     const busyEvents: EngineEvent[] = [];
     const busy = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: { segmentsPerTier: 100 }, compaction: { idleMs: 2000 }, log: (e) => busyEvents.push(e) });
