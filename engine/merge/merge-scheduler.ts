@@ -98,8 +98,8 @@ export class MergeScheduler {
       })
       .finally(() => {
         this.running = null;
-        // the merge's own commit is no write: the quiet period goes on
-        if (!this.writer.hasChanges) this.seenWrites = this.writer.writeCount;
+        // The merge's own commit is no write: without adds or deletes meanwhile, the quiet
+        // period goes on (writeCount still equals seenWrites); with them it starts over.
         setImmediate(() => {
           this.maybeMerge();
           this.maybeCompact();
