@@ -11,7 +11,7 @@
  * policy merges further, while the index has more than `maxSegments` segments:
  *
  * - a merge is a run of segments adjacent in (live) size, smallest first, at
- *   most `maxMergeAtOnce` of them;
+ *   most `maxMergeAtOnce` of them and no more than reaching `maxSegments` takes;
  * - a segment joins the run only when the smaller ones already in it hold at
  *   least `minRatio` of its live size: no segment is rewritten for a sliver.
  *   A segment grows by at least that fraction each time it is rewritten, so
@@ -21,6 +21,9 @@
  *   index settles at a few segments of growing size until the small ones are
  *   worth folding into the large;
  * - no merged segment exceeds `maxMergedSegmentBytes` (live bytes).
+ *
+ * With `minRatio` 0 and no size cap it is the plan of an explicit forceMerge: smallest first,
+ * down to exactly `maxSegments`.
  */
 
 export interface CompactionOptions {
@@ -47,9 +50,11 @@ export function findIdleMerge(
   segments: readonly CompactionCandidate[],
   opts: { maxSegments: number; minRatio: number; maxMergeAtOnce: number; maxMergedSegmentBytes: number },
 ): string[] | null {
-  if (segments.length <= Math.max(1, Math.floor(opts.maxSegments))) return null;
+  const max = Math.max(1, Math.floor(opts.maxSegments));
+  if (segments.length <= max) return null;
   const bySize = [...segments].sort((a, b) => live(a) - live(b) || (a.id < b.id ? -1 : 1));
-  const atOnce = Math.max(2, Math.floor(opts.maxMergeAtOnce));
+  // never more than it takes to reach maxSegments
+  const atOnce = Math.max(2, Math.min(segments.length - max + 1, Math.floor(opts.maxMergeAtOnce)));
   for (let start = 0; start < bySize.length - 1; start++) {
     let sum = live(bySize[start]);
     let end = start + 1;

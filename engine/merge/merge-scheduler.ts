@@ -71,11 +71,7 @@ export class MergeScheduler {
       return;
     }
     if (now - this.quietSince < this.compaction.idleMs) return;
-    const candidates = this.writer.segments.filter((s) => !s.merging);
-    const ids = findIdleMerge(
-      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
-      { ...this.compaction, maxMergeAtOnce: this.policy.maxMergeAtOnce, maxMergedSegmentBytes: this.policy.maxMergedSegmentBytes },
-    );
+    const { candidates, ids } = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
     if (!ids) {
       if (!this.settled) {
         this.settled = true;
@@ -87,8 +83,7 @@ export class MergeScheduler {
     }
     this.compacting ??= { started: now, merges: 0 };
     const state = this.compacting;
-    const chosen = candidates.filter((s) => ids.includes(s.core.id));
-    this.running = this.run(chosen, true)
+    this.running = this.run(candidates.filter((s) => ids.includes(s.core.id)), true)
       .then(() => {
         state.merges++;
       })
@@ -147,16 +142,24 @@ export class MergeScheduler {
     for (;;) {
       await this.idle();
       if (this.closed || this.writer.isClosed) return;
-      const candidates = this.writer.segments.filter((s) => !s.merging);
-      if (candidates.length <= max) return;
-      const bySize = [...candidates].sort((a, b) => a.core.sizeBytes - b.core.sizeBytes);
-      const chosen = bySize.slice(0, Math.min(candidates.length - max + 1, Math.max(2, this.policy.maxMergeAtOnce)));
-      const run = this.run(chosen).finally(() => {
+      const { candidates, ids } = this.compactionPlan(max, 0, Infinity);
+      if (!ids) return;
+      const run = this.run(candidates.filter((s) => ids.includes(s.core.id))).finally(() => {
         this.running = null;
       });
       this.running = run;
       await run;
     }
+  }
+
+  /** The segments not merging and the next compaction merge among them (idle-compaction.ts), or null. */
+  private compactionPlan(maxSegments: number, minRatio: number, maxMergedSegmentBytes: number): { candidates: LiveSegment[]; ids: string[] | null } {
+    const candidates = this.writer.segments.filter((s) => !s.merging);
+    const ids = findIdleMerge(
+      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
+      { maxSegments, minRatio, maxMergeAtOnce: this.policy.maxMergeAtOnce, maxMergedSegmentBytes },
+    );
+    return { candidates, ids };
   }
 
   /** Stops scheduling and aborts the running merge. */
