@@ -12,24 +12,22 @@ const english = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 
 /** `n` German marker votes without letter-pattern evidence ("und", "der"). */
 const german = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 'und' : 'der')).join(' ');
 
-test('a decisive English opening (16 votes) decides, although the German rest outweighs it', () => {
-  const tail = german(60);
-  assert.equal(detectLanguage(tail), 'de');
-  assert.equal(detectLanguage(`${english(16)} ${tail}`), 'en');
-  assert.equal(detectLanguage(`${english(40)} ${tail}`), 'en');
-});
+for (const [lang, opening, rest] of [['en', english, german], ['de', german, english]] as const) {
+  const other = lang === 'en' ? 'de' : 'en';
+  test(`a decisive ${lang} opening (16 votes) decides, although the ${other} rest outweighs it`, () => {
+    const tail = rest(60);
+    assert.equal(detectLanguage(tail), other);
+    assert.equal(detectLanguage(`${opening(16)} ${tail}`), lang);
+    assert.equal(detectLanguage(`${opening(40)} ${tail}`), lang);
+    assert.equal(detectLanguage(`${opening(15)} ${tail}`), other, 'one vote short: the scan goes on');
+  });
+}
 
 test('an English opening just short of decisive (15 votes) does not stop the scan', () => {
   assert.equal(detectLanguage(`${english(15)} ${german(60)}`), 'de');
   assert.equal(detectLanguage(`${english(15)} ${german(10)}`), 'en', 'the whole text still counts: 15 - 10 votes');
 });
 
-test('a decisive German opening (16 votes) decides, although the English rest outweighs it', () => {
-  const tail = english(60);
-  assert.equal(detectLanguage(tail), 'en');
-  assert.equal(detectLanguage(`${german(16)} ${tail}`), 'de');
-  assert.equal(detectLanguage(`${german(15)} ${tail}`), 'en');
-});
 
 test('umlauts count towards the decisive lead (half a vote each)', () => {
   // 8 German votes from words plus 16 umlauts (8 votes) reach 16 votes before the English rest.
