@@ -19,6 +19,7 @@ import { NORM_TABLE } from '../segment/norms.ts';
 import { bm25Score } from '../scoring/bm25.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
+import { acquireScratch, releaseScratch } from './bulk-window.ts';
 import type { Scorer } from './scorers.ts';
 import { filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
@@ -80,6 +81,9 @@ export class CombinedScorer implements Scorer {
     this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
     this.maxScore = w.weight;
     this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
+    const withNorms = fields.flatMap((f, i) => (this.norms[i] !== null ? [i] : []));
+    this.lengthNorms = reader.norms ? withNorms.map((i) => this.norms[i]!) : null;
+    this.lengthBoosts = Float64Array.from(withNorms, (i) => fields[i].boost);
     // Every doc's dl includes each field's weighted length, at least the field's minimum
     // in this segment: bounds add the minima of the fields outside the subset they cover.
     const mins = this.norms.map((n, i) => fields[i].boost * minLength(n));
@@ -220,15 +224,27 @@ export class CombinedScorer implements Scorer {
   private boundLo = -1;
   private boundHi = -1;
 
-  /** The doc's weighted length over all text fields, summed in schema order. */
+  /**
+   * The doc's weighted length over all text fields, summed in schema order.
+   * Fields the segment has no norms for add boost × 0 = +0 (x + 0 = x), so only
+   * those with norms are read (when the reader has no norms at all, every
+   * field's length is asked for).
+   */
   private length(doc: number): number {
     let dl = 0;
-    for (let i = 0; i < this.fields.length; i++) {
-      const n = this.norms[i];
-      dl += this.fields[i].boost * (n !== null ? NORM_TABLE[n[doc]] : this.reader.fieldLength(this.fields[i].name, doc));
+    const norms = this.lengthNorms;
+    if (norms !== null) {
+      const boosts = this.lengthBoosts;
+      for (let i = 0; i < norms.length; i++) dl += boosts[i] * NORM_TABLE[norms[i][doc]];
+      return dl;
     }
+    for (let i = 0; i < this.fields.length; i++) dl += this.fields[i].boost * this.reader.fieldLength(this.fields[i].name, doc);
     return dl;
   }
+
+  /** Norms and boosts of the fields with norms in this segment, schema order (null: the reader has no norms). */
+  private readonly lengthNorms: Uint8Array[] | null;
+  private readonly lengthBoosts: Float64Array;
 
   score(): number {
     if (this.lagMask !== 0) this.catchUp();
@@ -238,6 +254,56 @@ export class CombinedScorer implements Scorer {
       if (c.it.docID() === this.doc) freq += c.boost * c.it.freq();
     }
     return bm25Score(this.w, freq, this.docLength());
+  }
+
+  scoreRange(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+    if (this.lagMask !== 0) {
+      // restricted (lagging fields are moved per doc): scored doc by doc
+      for (let d = this.doc; d < hi; d = this.nextDoc()) {
+        const v = this.score();
+        const i = d - lo;
+        if (max) {
+          if (v > out[i]) out[i] = v;
+        } else out[i] += v;
+        marks[i] = 1;
+      }
+      return;
+    }
+    // freq = Σ boost · tf over the fields in cursor order, from 0, as score() sums it
+    const { values: freqs, marks: seen } = acquireScratch();
+    try {
+      for (let k = 0; k < this.cursors.length; k++) {
+        const c = this.cursors[k];
+        const it = c.it as PostingsIterator & { addFreqs?: (lo: number, hi: number, acc: Float64Array, marks: Uint8Array, boost: number) => void };
+        if (it.docID() >= hi) continue;
+        if (it.addFreqs !== undefined) it.addFreqs(lo, hi, freqs, seen, c.boost);
+        else {
+          for (let d = it.docID(); d < hi; d = it.nextDoc()) {
+            freqs[d - lo] += c.boost * it.freq();
+            seen[d - lo] = 1;
+          }
+        }
+      }
+      const width = hi - lo;
+      for (let i = 0; i < width; i++) {
+        if (seen[i] === 0) continue;
+        const freq = freqs[i];
+        freqs[i] = 0;
+        seen[i] = 0;
+        const v = bm25Score(this.w, freq, this.length(lo + i));
+        if (max) {
+          if (v > out[i]) out[i] = v;
+        } else out[i] += v;
+        marks[i] = 1;
+      }
+    } catch (err) {
+      freqs.fill(0);
+      seen.fill(0);
+      throw err;
+    } finally {
+      releaseScratch();
+    }
+    this.settle();
   }
 
   /** Length of the current doc, computed once per doc (docBound and score both need it). */

@@ -49,6 +49,8 @@ import { NO_MORE_DOCS } from '../segment/types.ts';
 import { advanceMatching, MaxScorer } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
 import { CombinedScorer } from './combined-scorer.ts';
+import { scoreWindowBulk, windowColumns } from './bulk-window.ts';
+import type { WindowColumns } from './bulk-window.ts';
 import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
@@ -141,6 +143,8 @@ const floor = floorOf;
 const isExcluded = isExcludedAt;
 
 const NONE = new Int32Array(0);
+/** Bulk scoring needs the clauses' postings to hold at least 1/BULK_DENSITY of the segment's doc ids. */
+const BULK_DENSITY = 16;
 const NONE8 = new Uint8Array(0);
 
 export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): void {
@@ -162,6 +166,16 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    * plain MaxScore path, which is cheaper there.
    */
   const filtered = bits !== null;
+  /**
+   * Windows nothing can be pruned in are scored term at a time (bulk-window.ts)
+   * when the clauses are dense enough that walking the window's ids costs
+   * little next to their postings; not under a filter bitset (there the
+   * essential clauses skip the rejected docs).
+   */
+  let totalCost = 0;
+  for (let j = 0; j < n; j++) totalCost += clauses[j].cost;
+  const bulk = !filtered && totalCost * BULK_DENSITY >= t.maxDoc;
+  let columns: WindowColumns | null = null;
   // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
   if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
   let fe = 0;
@@ -454,6 +468,20 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
           lead = req[0];
           nOthers = leapfrogged(clauses, req, m, lead, others);
         }
+      }
+    }
+    if (bulk) {
+      let essentialCost = 0;
+      for (let i = fe; i < n; i++) essentialCost += clauses[order[i]].cost;
+      if (essentialCost * BULK_DENSITY >= t.maxDoc) {
+        // Dense essential clauses: they walk the window term at a time (bulk-window.ts).
+        for (let i = fe; i < n; i++) {
+          const c = clauses[order[i]];
+          if (c.doc < windowMin) c.advance(windowMin);
+        }
+        scoreWindowBulk(t, top, st, windowMin, windowMax, order, fe, prefix, dormant, alts, (columns ??= windowColumns(n)));
+        windowMin = windowMax;
+        continue;
       }
     }
     if (lead >= 0) st.exact = false;

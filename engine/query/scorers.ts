@@ -23,6 +23,7 @@ import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
 import { bm25Score, bm25UpperBound } from '../scoring/bm25.ts';
 import { NORM_TABLE } from '../segment/norms.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
+import { acquireScratch, releaseScratch, scoreRange } from './bulk-window.ts';
 
 export interface Scorer {
   doc: number;
@@ -43,6 +44,14 @@ export interface Scorer {
   advanceMatching?(target: number, bits: Uint32Array): number;
   /** Optional: a bound on score() for the current doc, cheaper than scoring it (e.g. without decoding freqs). */
   docBound?(): number;
+  /**
+   * Optional bulk form of score()/nextDoc() (bulk-window.ts scoreRange has the
+   * generic one): for each doc d from the current one up to hi (exclusive), adds
+   * its score to out[d - lo] (with `max`: raises out[d - lo] to it) and sets
+   * marks[d - lo] = 1; ends on the first doc >= hi. Scores are bit-identical to
+   * score()'s. Requires lo <= doc and hi - lo <= WINDOW_IDS.
+   */
+  scoreRange?(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void;
 }
 
 /** True when doc `d` (< NO_MORE_DOCS) has its bit set in the filter bitset. */
@@ -117,6 +126,23 @@ export class TermScorer implements Scorer {
     const f = this.it.freq();
     if (this.norms !== null) return (this.weight * f) / (f + this.lengths![this.norms[this.doc]]);
     return bm25Score(this.w, f, this.reader.fieldLength(this.field, this.doc));
+  }
+
+  scoreRange(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+    const it = this.it;
+    const norms = this.norms;
+    const lengths = this.lengths;
+    const weight = this.weight;
+    for (let d = this.doc; d < hi; d = it.nextDoc()) {
+      const f = it.freq();
+      const v = norms !== null ? (weight * f) / (f + lengths![norms[d]]) : bm25Score(this.w, f, this.reader.fieldLength(this.field, d));
+      const i = d - lo;
+      if (max) {
+        if (v > out[i]) out[i] = v;
+      } else out[i] += v;
+      marks[i] = 1;
+    }
+    this.doc = it.docID();
   }
 
   shallowEnd(target: number): number {
@@ -263,6 +289,50 @@ export class MaxScorer implements Scorer {
       }
     }
     return this.anyDormant ? this.dormantMax(this.doc, best) : best;
+  }
+
+  /**
+   * Bulk scoring (Scorer.scoreRange) of the active subs only: while subs sleep,
+   * each doc's value is the best of the active subs, and the caller completes
+   * it with withDormant(doc, value) in doc order (as score() = withDormant(doc,
+   * best of the active subs)).
+   */
+  scoreRange(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+    // best of the subs per doc, from 0 as score() takes it
+    const { values, marks: seen } = acquireScratch();
+    try {
+      const any = this.anyDormant;
+      for (let k = 0; k < this.subs.length; k++) {
+        const s = this.subs[k];
+        if (s.doc < hi && (!any || this.dormant[k] === 0)) scoreRange(s, lo, hi, values, seen, true);
+      }
+      const width = hi - lo;
+      for (let i = 0; i < width; i++) {
+        if (seen[i] === 0) continue;
+        const v = values[i];
+        values[i] = 0;
+        seen[i] = 0;
+        if (max) {
+          if (v > out[i]) out[i] = v;
+        } else out[i] += v;
+        marks[i] = 1;
+      }
+    } catch (err) {
+      values.fill(0);
+      seen.fill(0);
+      throw err;
+    } finally {
+      releaseScratch();
+    }
+    this.settle();
+  }
+
+  /**
+   * max(best, the dormant subs' scores on `doc`) (best: the active subs' best,
+   * -1 when none matches); docs must be asked in increasing order.
+   */
+  withDormant(doc: number, best: number): number {
+    return this.anyDormant ? this.dormantMax(doc, best) : best;
   }
 
   /**

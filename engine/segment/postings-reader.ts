@@ -212,6 +212,40 @@ export class BlockPostingsIterator implements PostingsIterator {
     }
   }
 
+  /**
+   * Bulk form of nextDoc()/freq() for term-at-a-time scoring: for each doc d
+   * from the current one up to hi (exclusive), acc[d - lo] += boost · freq and
+   * marks[d - lo] = 1; ends on the first doc >= hi (as nextDoc would).
+   */
+  addFreqs(lo: number, hi: number, acc: Float64Array, marks: Uint8Array, boost: number): void {
+    if (this.doc === NO_MORE_DOCS || this.doc >= hi) return;
+    if (this.idx < 0) this.nextDoc();
+    for (;;) {
+      if (this.freqsBlock !== this.block) this.decodeFreqs();
+      const docs = this.docs;
+      const freqs = this.freqs;
+      const n = this.n;
+      for (let i = this.idx; i < n; i++) {
+        const d = docs[i];
+        if (d >= hi) {
+          this.idx = i;
+          this.doc = d;
+          return;
+        }
+        acc[d - lo] += boost * freqs[i];
+        marks[d - lo] = 1;
+      }
+      if (this.block + 1 >= this.nBlocks) {
+        this.idx = n;
+        this.doc = NO_MORE_DOCS;
+        return;
+      }
+      this.loadBlock(this.block + 1);
+      this.idx = 0;
+      this.doc = this.docs[0];
+    }
+  }
+
   positions(): Int32Array {
     if (!this.withPositions || this.idx < 0 || this.doc === NO_MORE_DOCS) return EMPTY_POSITIONS;
     if (this.freqsBlock !== this.block) this.decodeFreqs();

@@ -1,0 +1,195 @@
+/**
+ * Term-at-a-time scoring of a doc-id window (as Lucene's BooleanScorer does
+ * for dense disjunctions): each clause in turn adds the scores of all its docs
+ * in the window to an accumulator array, then the window's matched docs are
+ * checked (live, filter, excluded clauses), counted and offered to the top k.
+ *
+ * The collector (max-score.ts) uses it for windows where every clause is
+ * essential, no lead is required and nothing sleeps: there MaxScore prunes
+ * nothing, and walking the clauses one by one over a window is several times
+ * cheaper per posting than merging them doc by doc and bounding each doc.
+ *
+ * Scores are identical to doc-at-a-time scoring: a doc's accumulator starts at
+ * 0 and the clauses add their scores in canonical order, as the collectors'
+ * `total += s[j]` does; each clause scores a doc with the same arithmetic as
+ * its score() (see Scorer.scoreRange).
+ */
+import type { MaxScorer, Scorer } from './scorers.ts';
+import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
+import type { CollectState, SegmentTask } from './segment-task.ts';
+import type { TopDocs } from './top-docs.ts';
+
+/** Largest number of doc ids scored at once (scratch arrays are this long). */
+export const WINDOW_IDS = 2048;
+
+/**
+ * Scratch arrays for nested range scoring (the collector, a MaxScorer, the
+ * CombinedScorers under it): one pair per nesting depth, kept all-zero between
+ * uses (each user clears the entries it set while reading them back).
+ */
+const pool: { values: Float64Array; marks: Uint8Array }[] = [];
+let depth = 0;
+
+/** Scratch pair for one level of nesting; release with releaseScratch(). */
+export function acquireScratch(): { values: Float64Array; marks: Uint8Array } {
+  if (depth === pool.length) pool.push({ values: new Float64Array(WINDOW_IDS), marks: new Uint8Array(WINDOW_IDS) });
+  return pool[depth++];
+}
+
+export function releaseScratch(): void {
+  depth--;
+}
+
+/**
+ * Adds (or, with `max`, takes the maximum of) `s`'s score for each of its docs
+ * in [its current doc, hi) into out[d - lo] and sets marks[d - lo]; leaves `s`
+ * on its first doc >= hi. Requires lo <= s.doc and hi - lo <= WINDOW_IDS.
+ */
+export function scoreRange(s: Scorer, lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+  if (s.scoreRange !== undefined) {
+    s.scoreRange(lo, hi, out, marks, max);
+    return;
+  }
+  for (let d = s.doc; d < hi; d = s.nextDoc()) {
+    const v = s.score();
+    const i = d - lo;
+    if (max) {
+      if (v > out[i]) out[i] = v;
+    } else out[i] += v;
+    marks[i] = 1;
+  }
+}
+
+/** Module-local bindings (read per doc; see max-score.ts). */
+const isExcluded = isExcludedAt;
+const floor = floorOf;
+const SAFE = SAFE_MARGIN;
+
+/** Per-clause score columns for scoreWindowBulk: WINDOW_IDS entries per clause and a union mark, all-zero between uses. */
+export interface WindowColumns {
+  cols: Float64Array[];
+  union: Uint8Array;
+  /** The essential clauses' columns of the current window (scratch). */
+  ess: Float64Array[];
+}
+
+export function windowColumns(n: number): WindowColumns {
+  const cols: Float64Array[] = [];
+  for (let j = 0; j < n; j++) cols.push(new Float64Array(WINDOW_IDS));
+  return { cols, union: new Uint8Array(WINDOW_IDS), ess: cols.slice() };
+}
+
+/**
+ * Scores the window [lo, hi) with MaxScore's partition (`order`, `fe`,
+ * `prefix` as in max-score.ts): the essential clauses order[fe..n) term at a
+ * time into their columns; then per doc they found, in order: the live and
+ * filter check, the count, and the non-essential clauses (highest bound
+ * first) only while the doc can still beat the k-th score; a competitive doc's
+ * total is summed over the columns in canonical clause order (a clause that
+ * does not match it holds 0, and x + 0 = x). Each essential clause must be on
+ * a doc >= lo; they end on their first doc >= hi.
+ *
+ * `dormant` is the sum of the bounds of the subs asleep in essential clauses
+ * of alternatives (`alts`): a doc that could compete with them gets their
+ * scores (MaxScorer.withDormant) before the non-essential clauses are asked.
+ */
+export function scoreWindowBulk(
+  t: SegmentTask,
+  top: TopDocs,
+  st: CollectState,
+  lo: number,
+  hi: number,
+  order: Int32Array,
+  fe: number,
+  prefix: Float64Array,
+  dormant: number,
+  alts: readonly (MaxScorer | null)[],
+  w: WindowColumns,
+): void {
+  const clauses = t.scoring;
+  const n = clauses.length;
+  const { accept, excluded, docBase } = t;
+  const { cols, union, ess } = w;
+  const m = n - fe;
+  for (let k = fe; k < n; k++) ess[k - fe] = cols[order[k]];
+  const e0 = ess[0];
+  try {
+    for (let start = lo; start < hi; start += WINDOW_IDS) {
+      const end = hi - start > WINDOW_IDS ? start + WINDOW_IDS : hi;
+      let any = false;
+      for (let k = fe; k < n; k++) {
+        const j = order[k];
+        const c = clauses[j];
+        if (c.doc >= end) continue;
+        scoreRange(c, start, end, cols[j], union, false);
+        any = true;
+      }
+      if (!any) continue;
+      const width = end - start;
+      for (let i = 0; i < width; i++) {
+        if (union[i] === 0) continue;
+        union[i] = 0;
+        const doc = start + i;
+        if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) {
+          for (let k = 0; k < m; k++) ess[k][i] = 0;
+          continue;
+        }
+        st.count++;
+        if (fe > 0 || dormant > 0) {
+          let partial = e0[i];
+          for (let k = 1; k < m; k++) partial += ess[k][i];
+          const min = floor(top, st);
+          if (dormant > 0) {
+            // sleeping subs of the essential clauses complete the doc's scores, while it can still compete
+            if ((partial + dormant + prefix[fe]) * SAFE <= min) {
+              for (let k = 0; k < m; k++) ess[k][i] = 0;
+              continue;
+            }
+            partial = 0;
+            for (let k = fe; k < n; k++) {
+              const j = order[k];
+              const a = alts[j];
+              const col = cols[j];
+              if (a !== null && a.sleeping) {
+                const v = a.withDormant(doc, col[i]);
+                if (v > col[i]) col[i] = v;
+              }
+              partial += col[i];
+            }
+          }
+          if (fe > 0) {
+            let competitive = true;
+            for (let k = fe - 1; k >= 0; k--) {
+              if ((partial + prefix[k + 1]) * SAFE <= min) {
+                competitive = false;
+                break;
+              }
+              const j = order[k];
+              const c = clauses[j];
+              if (c.doc < doc) c.advance(doc);
+              if (c.doc === doc) {
+                const v = c.score();
+                cols[j][i] = v;
+                partial += v;
+              }
+            }
+            if (!competitive) {
+              for (let j = 0; j < n; j++) cols[j][i] = 0;
+              continue;
+            }
+          }
+        }
+        let total = 0;
+        for (let j = 0; j < n; j++) {
+          total += cols[j][i];
+          cols[j][i] = 0;
+        }
+        top.offer(total, docBase + doc);
+      }
+    }
+  } catch (err) {
+    for (const c of cols) c.fill(0);
+    union.fill(0);
+    throw err;
+  }
+}
