@@ -73,10 +73,19 @@ export interface WindowColumns {
   ess: Float64Array[];
 }
 
+/** Column sets by clause count, reused across searches (a search runs to its end synchronously). */
+const columnSets: (WindowColumns | undefined)[] = [];
+
+/** The (all-zero) column set for n clauses. */
 export function windowColumns(n: number): WindowColumns {
-  const cols: Float64Array[] = [];
-  for (let j = 0; j < n; j++) cols.push(new Float64Array(WINDOW_IDS));
-  return { cols, union: new Uint8Array(WINDOW_IDS), ess: cols.slice() };
+  let w = columnSets[n];
+  if (w === undefined) {
+    const cols: Float64Array[] = [];
+    for (let j = 0; j < n; j++) cols.push(new Float64Array(WINDOW_IDS));
+    w = { cols, union: new Uint8Array(WINDOW_IDS), ess: cols.slice() };
+    if (n <= 64) columnSets[n] = w;
+  }
+  return w;
 }
 
 /**
