@@ -21,7 +21,7 @@ import type { TermWeight } from '../scoring/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
 import { acquireScratch, releaseScratch } from './bulk-window.ts';
 import type { Scorer } from './scorers.ts';
-import { filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
+import { docLengths, filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 
 export type { FieldLengths } from './field-lengths.ts';
@@ -84,6 +84,7 @@ export class CombinedScorer implements Scorer {
     const withNorms = fields.flatMap((f, i) => (this.norms[i] !== null ? [i] : []));
     this.lengthNorms = reader.norms ? withNorms.map((i) => this.norms[i]!) : null;
     this.lengthBoosts = Float64Array.from(withNorms, (i) => fields[i].boost);
+    this.lengths = this.lengthNorms !== null ? docLengths(this.lengthNorms, this.lengthBoosts) : null;
     // Every doc's dl includes each field's weighted length, at least the field's minimum
     // in this segment: bounds add the minima of the fields outside the subset they cover.
     const mins = this.norms.map((n, i) => fields[i].boost * minLength(n));
@@ -231,6 +232,7 @@ export class CombinedScorer implements Scorer {
    * field's length is asked for).
    */
   private length(doc: number): number {
+    if (this.lengths !== null) return this.lengths[doc];
     let dl = 0;
     const norms = this.lengthNorms;
     if (norms !== null) {
@@ -245,6 +247,8 @@ export class CombinedScorer implements Scorer {
   /** Norms and boosts of the fields with norms in this segment, schema order (null: the reader has no norms). */
   private readonly lengthNorms: Uint8Array[] | null;
   private readonly lengthBoosts: Float64Array;
+  /** Every doc's length(), precomputed per segment (field-lengths.ts docLengths), or null. */
+  private readonly lengths: Float64Array | null;
 
   score(): number {
     if (this.lagMask !== 0) this.catchUp();

@@ -29,6 +29,32 @@ export function minLength(norms: Uint8Array | null): number {
 }
 
 /**
+ * Weighted length of every doc of a segment, Σ boosts[i] · NORM_TABLE[norms[i][d]]
+ * summed in the given (schema) order from 0 — the BM25F doc length the
+ * combined scorer scores with, bit for bit. Computed once per set of norms
+ * arrays and boosts, and kept as long as the segment's norms are (8 bytes per doc).
+ */
+export function docLengths(norms: readonly Uint8Array[], boosts: Float64Array): Float64Array | null {
+  if (norms.length === 0) return null;
+  let entries = docLengthCache.get(norms[0]);
+  if (entries === undefined) docLengthCache.set(norms[0], (entries = []));
+  for (const e of entries) {
+    if (e.norms.length === norms.length && e.norms.every((n, i) => n === norms[i]) && e.boosts.every((b, i) => b === boosts[i])) return e.lengths;
+  }
+  const maxDoc = norms[0].length;
+  const lengths = new Float64Array(maxDoc);
+  for (let i = 0; i < norms.length; i++) {
+    const n = norms[i];
+    const b = boosts[i];
+    for (let d = 0; d < maxDoc; d++) lengths[d] += b * NORM_TABLE[n[d]];
+  }
+  entries.push({ norms: [...norms], boosts: Float64Array.from(boosts), lengths });
+  return lengths;
+}
+
+const docLengthCache = new WeakMap<Uint8Array, { norms: Uint8Array[]; boosts: Float64Array; lengths: Float64Array }[]>();
+
+/**
  * Per filter bitset (one segment's): the smallest weighted doc length among
  * the docs it accepts, per bitset word (32 docs) and per group of 64 words,
  * rounded down to float32 (Infinity: no accepted doc). Lower bounds only.

@@ -167,10 +167,12 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    */
   const filtered = bits !== null;
   /**
-   * Windows nothing can be pruned in are scored term at a time (bulk-window.ts)
-   * when the clauses are dense enough that walking the window's ids costs
-   * little next to their postings; not under a filter bitset (there the
-   * essential clauses skip the rejected docs).
+   * Without a filter bitset, a window whose essential clauses are dense (their
+   * postings hold at least 1/BULK_DENSITY of the segment's ids, so walking the
+   * window's ids costs little next to them) is scored term at a time
+   * (bulk-window.ts): cheaper per doc than merging and bounding doc by doc
+   * where pruning leaves most docs to look at. Under a filter bitset the
+   * essential clauses skip the rejected docs instead.
    */
   let totalCost = 0;
   for (let j = 0; j < n; j++) totalCost += clauses[j].cost;
