@@ -135,14 +135,11 @@ export function scoreWindowBulk(
       }
       if (!any) continue;
       const width = end - start;
+      // The columns and marks of the chunk are cleared at its end, all at once.
       for (let i = 0; i < width; i++) {
         if (union[i] === 0) continue;
-        union[i] = 0;
         const doc = start + i;
-        if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) {
-          for (let k = 0; k < m; k++) ess[k][i] = 0;
-          continue;
-        }
+        if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) continue;
         st.count++;
         if (fe > 0 || dormant > 0) {
           let partial = e0[i];
@@ -150,10 +147,7 @@ export function scoreWindowBulk(
           const min = floor(top, st);
           if (dormant > 0) {
             // sleeping subs of the essential clauses complete the doc's scores, while it can still compete
-            if ((partial + dormant + prefix[fe]) * SAFE <= min) {
-              for (let k = 0; k < m; k++) ess[k][i] = 0;
-              continue;
-            }
+            if ((partial + dormant + prefix[fe]) * SAFE <= min) continue;
             partial = 0;
             for (let k = fe; k < n; k++) {
               const j = order[k];
@@ -182,19 +176,15 @@ export function scoreWindowBulk(
                 partial += v;
               }
             }
-            if (!competitive) {
-              for (let j = 0; j < n; j++) cols[j][i] = 0;
-              continue;
-            }
+            if (!competitive) continue;
           }
         }
         let total = 0;
-        for (let j = 0; j < n; j++) {
-          total += cols[j][i];
-          cols[j][i] = 0;
-        }
+        for (let j = 0; j < n; j++) total += cols[j][i];
         top.offer(total, docBase + doc);
       }
+      union.fill(0, 0, width);
+      for (let j = 0; j < n; j++) cols[j].fill(0, 0, width);
     }
   } catch (err) {
     for (const c of cols) c.fill(0);
