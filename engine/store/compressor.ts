@@ -12,7 +12,7 @@
  * its own heap), and memory in flight is bounded by the rings (RING_BYTES each).
  * When the input ring is full (the worker falls behind), a block is too large for the ring, or
  * the worker is unavailable, the block is compressed synchronously on the calling thread instead.
- * Results are identical either way (deflateRawSync, DEFLATE_LEVEL).
+ * Either way a block becomes one complete raw DEFLATE stream at DEFLATE_LEVEL.
  *
  * Ring records (4-byte aligned): int32 length, then the bytes; length -1 = skip to the ring's
  * start; in the output ring, length -2 = the block failed (the caller's promise rejects).
@@ -44,9 +44,17 @@ const WANT_WAKE = 5; // 1 when the caller wants a message after the next result
 const OUT_WAIT = 6; // 1 while the worker waits for output space
 const CONTROL_INTS = 8;
 
+// The worker compresses with one long-lived zlib handle, reset per block, writing straight into
+// the output ring: no allocation per block (a per-block deflateRawSync leaves a 16 KB output
+// buffer and a zlib context per block to the worker's rarely running GC, tens of MB of RSS).
+// The handle is a Node internal (zlib engine `_handle.writeSync` / `_writeState`, stable since
+// Node 10); without it, or on any error from it, the worker uses deflateRawSync. Both give a
+// complete raw DEFLATE stream per block at DEFLATE_LEVEL (deflateReset between blocks, as Java's
+// Deflater.reset); the bytes can differ slightly from a fresh context's, as zlib's match search
+// may look at stale window bytes past the input (match choice only, never the decoded data).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { deflateRawSync } = require('node:zlib');
+const zlib = require('node:zlib');
 const { control, input, output, level, ringBytes } = workerData;
 const ctl = new Int32Array(control);
 const in8 = new Uint8Array(input);
@@ -56,25 +64,52 @@ const out32 = new Int32Array(output);
 const mask = ringBytes - 1;
 let inTail = Atomics.load(ctl, ${IN_TAIL});
 let outHead = Atomics.load(ctl, ${OUT_HEAD});
-function put(len, bytes) {
-  const need = 4 + ((Math.max(len, 0) + 3) & ~3);
+let engine = null;
+try {
+  const e = zlib.createDeflateRaw({ level });
+  if (typeof e._handle?.writeSync === 'function' && typeof e._handle.reset === 'function' && e._writeState?.length >= 2) engine = e;
+} catch {}
+/** Reserves room for a record of up to maxLen bytes; returns its offset (waits while the ring is full). */
+function reserve(maxLen) {
+  const need = 4 + ((maxLen + 3) & ~3);
   for (;;) {
     const off = outHead & mask;
     const skip = off + need > ringBytes ? ringBytes - off : 0;
-    const free = ringBytes - ((outHead - Atomics.load(ctl, ${OUT_TAIL})) | 0);
-    if (free >= skip + need) {
+    const tail = Atomics.load(ctl, ${OUT_TAIL});
+    if (ringBytes - ((outHead - tail) | 0) >= skip + need) {
       if (skip > 0) { out32[off >> 2] = -1; outHead = (outHead + skip) | 0; }
-      const o = outHead & mask;
-      out32[o >> 2] = len;
-      if (len > 0) out8.set(bytes, o + 4);
-      outHead = (outHead + need) | 0;
-      return;
+      return outHead & mask;
     }
     Atomics.store(ctl, ${OUT_WAIT}, 1);
-    const tail = Atomics.load(ctl, ${OUT_TAIL});
-    if (ringBytes - ((outHead - tail) | 0) < skip + need) Atomics.wait(ctl, ${OUT_TAIL}, tail, 100);
+    if (Atomics.load(ctl, ${OUT_TAIL}) === tail) Atomics.wait(ctl, ${OUT_TAIL}, tail, 100);
     Atomics.store(ctl, ${OUT_WAIT}, 0);
   }
+}
+function commit(o, len) {
+  out32[o >> 2] = len;
+  outHead = (outHead + 4 + ((Math.max(len, 0) + 3) & ~3)) | 0;
+}
+/** Compresses in8[off, off + len) with the reused handle into the ring; false when it did not fit. */
+function viaHandle(off, len) {
+  const bound = len + (len >> 3) + 64;
+  const o = reserve(bound);
+  const h = engine._handle;
+  h.writeSync(zlib.constants.Z_FINISH, in8, off, len, out8, o + 4, bound);
+  const st = engine._writeState;
+  const availOut = st[0];
+  const availIn = st[1];
+  h.reset();
+  if (availIn !== 0 || availOut === 0) return false;
+  commit(o, bound - availOut);
+  return true;
+}
+function viaSync(off, len) {
+  let out = null;
+  try { out = zlib.deflateRawSync(in8.subarray(off, off + len), { level }); } catch { out = null; }
+  if (out === null) { commit(reserve(0), -2); return; }
+  const o = reserve(out.length);
+  out8.set(out, o + 4);
+  commit(o, out.length);
 }
 for (;;) {
   let head = Atomics.load(ctl, ${IN_HEAD});
@@ -85,14 +120,16 @@ for (;;) {
     Atomics.store(ctl, ${WORKER_IDLE}, 0);
     continue;
   }
-  let off = inTail & mask;
-  let len = in32[off >> 2];
+  const off = inTail & mask;
+  const len = in32[off >> 2];
   if (len === -1) { inTail = (inTail + ringBytes - off) | 0; Atomics.store(ctl, ${IN_TAIL}, inTail); continue; }
-  let out = null;
-  try { out = deflateRawSync(in8.subarray(off + 4, off + 4 + len), { level: ${DEFLATE_LEVEL} }); } catch { out = null; }
+  let done = false;
+  if (engine !== null) {
+    try { done = viaHandle(off + 4, len); } catch { engine = null; }
+  }
+  if (!done) viaSync(off + 4, len);
   inTail = (inTail + 4 + ((len + 3) & ~3)) | 0;
   Atomics.store(ctl, ${IN_TAIL}, inTail);
-  if (out === null) put(-2, null); else put(out.length, out);
   Atomics.store(ctl, ${OUT_HEAD}, outHead);
   if (Atomics.exchange(ctl, ${WANT_WAKE}, 0) === 1) parentPort.postMessage(0);
 }
