@@ -96,7 +96,7 @@ export class IndexWriter {
     this.commitLog = new CommitLogWriter(dir, opened.log);
     this.ramBufferBytes = options.ramBufferBytes ?? 32 * 1024 * 1024;
     this.maxBufferedTokens = options.maxBufferedTokens ?? 1_000_000;
-    this.buffer = new SegmentBuffer(this.maxBufferedTokens >>> 2);
+    this.buffer = new SegmentBuffer();
     opened.point.segments.forEach((entry, i) => {
       const s = opened.segments[i];
       this.segments.push({ core: s.core, bits: s.bits, delCount: s.delCount, committedDelGen: entry.delGen, committedDelCount: s.delCount, merging: false, analysis: entry.analysis ?? 1 });
@@ -209,7 +209,7 @@ export class IndexWriter {
   private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
-    this.buffer = new SegmentBuffer(this.maxBufferedTokens >>> 2);
+    this.buffer = new SegmentBuffer();
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();

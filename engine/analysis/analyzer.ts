@@ -198,7 +198,18 @@ function lowerWord(text: string, start: number, end: number, flags: number): str
   let w = text.slice(start, end);
   if ((flags & (F_UPPER | F_NON_ASCII)) !== 0) w = w.toLowerCase();
   if ((flags & F_CURLY_APOS) !== 0) w = w.replace(/\u2019/g, "'");
-  return w;
+  return ownCopy(w);
+}
+
+/** Shortest substring V8 represents as a view of its parent string (SlicedString::kMinLength). */
+const MIN_SLICED_LENGTH = 13;
+
+/**
+ * `s` as a string of its own: a long substring of a document would otherwise keep the whole
+ * document text alive for as long as a cache (word table, term registry) holds the word or its stem.
+ */
+function ownCopy(s: string): string {
+  return s.length < MIN_SLICED_LENGTH ? s : (' ' + s).slice(1);
 }
 
 /** Whole terms of hyphenated compounds, per language, memoised (bounded like the word caches). */
@@ -210,7 +221,7 @@ const wholeCache: Record<Language, Map<string, string>> = { de: new Map(), en: n
  * without the hyphens ("T-cells" -> "tcell" as "Tcells", "IL-1β" -> "il1beta", "non-coding" -> "noncod").
  */
 function wholeTerm(text: string, start: number, end: number, lang: Language): string {
-  let w = text.slice(start, end).toLowerCase();
+  let w = ownCopy(text.slice(start, end).toLowerCase());
   if (w.indexOf('\u2019') >= 0) w = w.replace(/\u2019/g, "'");
   if (w.indexOf('.') >= 0 || w.indexOf('_') >= 0) return foldLatin(w);
   const cache = wholeCache[lang];

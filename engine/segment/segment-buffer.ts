@@ -4,6 +4,11 @@
  * then written as one immutable segment by `flush()` (a counting sort by term id gives
  * every term's postings in doc order).
  *
+ * The token log is a list of fixed-size chunks taken from a process-wide pool (no copy when it
+ * grows, nothing held by an empty buffer); the chunks go back to the pool as soon as the flush
+ * has sorted them, so a long indexing run reuses the same few MB instead of allocating and
+ * freeing tens of MB per flush (which would leave the freed memory in the process's RSS).
+ *
  * Deletions of buffered docs are flags on the buffer; they become the new segment's
  * initial deletion bitset.
  */
@@ -71,12 +76,16 @@ export class SegmentBuffer {
   private termLo = new IntList(1024);
   private termLastDoc = new IntList(1024);
   private termTf = new IntList(1024);
-  /** Token log: (termId, doc, position) triples. */
-  private log: Int32Array;
+  /** Token log: (termId, doc, position) triples; `log` is the chunk being filled, `logLen` its used ints. */
+  private log: Int32Array = EMPTY_LOG;
   private logLen = 0;
+  /** Filled chunks (before `log`) and their used ints. */
+  private readonly fullChunks: Int32Array[] = [];
+  private readonly fullLens: number[] = [];
+  private tokens = 0;
   private readonly keywordCols = new Map<string, KeywordColumnWriter>();
   private readonly numericCols = new Map<string, FloatList>();
-  private readonly sigs = new IntList(2048);
+  private sigs = new IntList(2048);
   private readonly stored = new StoredWriter();
   private readonly docTerms = new IntList(256);
   private readonly simhash = new SimHashBuilder();
@@ -87,20 +96,20 @@ export class SegmentBuffer {
     return this.keys.length;
   }
 
-  constructor(expectedTokens = 1 << 16) {
-    this.log = takeLog(3 * expectedTokens + (1 << 15));
-  }
-
   get tokenCount(): number {
-    return this.logLen / 3;
+    return this.tokens;
   }
 
-  private growLog(extra: number): void {
-    let cap = this.log.length * 2;
-    while (cap < this.logLen + extra) cap *= 2;
-    const next = new Int32Array(cap);
-    next.set(this.log.subarray(0, this.logLen));
-    this.log = next;
+  /** Starts a new log chunk with room for `need` ints. */
+  private nextChunk(need: number): void {
+    if (this.logLen > 0) {
+      this.fullChunks.push(this.log);
+      this.fullLens.push(this.logLen);
+    } else if (this.log !== EMPTY_LOG) {
+      giveChunk(this.log);
+    }
+    this.log = takeChunk(need);
+    this.logLen = 0;
   }
 
   /** Adds a doc; returns its buffer-local id. The caller deletes older copies of the key first. */
@@ -134,7 +143,7 @@ export class SegmentBuffer {
       const byId = f.byRegistryId;
       const ids = stream.ids;
       const positions = stream.positions;
-      if (this.logLen + 3 * nt > this.log.length) this.growLog(3 * nt);
+      if (this.logLen + 3 * nt > this.log.length) this.nextChunk(3 * nt);
       const log = this.log;
       let p = this.logLen;
       let lastDoc = this.termLastDoc.data;
@@ -170,6 +179,7 @@ export class SegmentBuffer {
         }
       }
       this.logLen = p;
+      this.tokens += nt;
       f.lengths.set(id, length);
       f.docCount++;
       f.sumTotalTermFreq += nt;
@@ -276,7 +286,7 @@ export class SegmentBuffer {
   async flush(id: string): Promise<FlushedSegment> {
     const maxDoc = this.keys.length;
     for (const f of this.fields.values()) f.byRegistryId = new Int32Array(0); // no more adds
-    const w = new SegmentWriter(id, maxDoc, { tokens: this.logLen / 3, terms: this.termText.length });
+    const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termText.length });
     this.writePostings(w, maxDoc);
     for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
     for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
@@ -285,30 +295,59 @@ export class SegmentBuffer {
     const s = this.sigs.data;
     for (let d = 0; d < maxDoc; d++) sigs[d] = (BigInt(s[2 * d] >>> 0) << 32n) | BigInt(s[2 * d + 1] >>> 0);
     w.setSignatures(sigs);
+    this.releaseTerms();
     w.setStored(await this.stored.finish());
     return w.finish();
   }
 
+  /**
+   * Drops what only adds and the postings needed (terms, per-term arrays, lengths, signatures):
+   * a sealed buffer waiting for its stored blocks (possibly across many more adds to the next
+   * buffer, when the caller adds in a synchronous loop) keeps only what deletions use.
+   */
+  private releaseTerms(): void {
+    this.termText.length = 0;
+    this.termField.length = 0;
+    this.termHi = new IntList(16);
+    this.termLo = new IntList(16);
+    this.termLastDoc = new IntList(16);
+    this.termTf = new IntList(16);
+    this.sigs = new IntList(16);
+    this.fields.clear();
+  }
+
   private writePostings(w: SegmentWriter, maxDoc: number): void {
     const nTerms = this.termText.length;
-    const n3 = this.logLen;
-    const n = n3 / 3;
-    const log = this.log;
+    const n = this.tokens;
+    const chunks = this.fullChunks;
+    const lens = this.fullLens;
+    if (this.logLen > 0) {
+      chunks.push(this.log);
+      lens.push(this.logLen);
+    } else if (this.log !== EMPTY_LOG) giveChunk(this.log);
+    this.log = EMPTY_LOG;
+    this.logLen = 0;
     const start = new Int32Array(nTerms + 1);
-    for (let i = 0; i < n3; i += 3) start[log[i] + 1]++;
+    for (let c = 0; c < chunks.length; c++) {
+      const log = chunks[c];
+      for (let i = 0, n3 = lens[c]; i < n3; i += 3) start[log[i] + 1]++;
+    }
     for (let t = 0; t < nTerms; t++) start[t + 1] += start[t];
     const fill = start.slice(0, nTerms);
     const sorted = takeLog(2 * n);
     const sPos = sorted.subarray(n, 2 * n);
     const sDoc = sorted.subarray(0, n);
-    for (let i = 0; i < n3; i += 3) {
-      const k = fill[log[i]]++;
-      sDoc[k] = log[i + 1];
-      sPos[k] = log[i + 2];
+    for (let c = 0; c < chunks.length; c++) {
+      const log = chunks[c];
+      for (let i = 0, n3 = lens[c]; i < n3; i += 3) {
+        const k = fill[log[i]]++;
+        sDoc[k] = log[i + 1];
+        sPos[k] = log[i + 2];
+      }
+      giveChunk(log);
     }
-    giveLog(this.log);
-    this.log = new Int32Array(0);
-    this.logLen = 0;
+    chunks.length = 0;
+    lens.length = 0;
     const pw = w.postings;
     const names = [...this.fields.keys()].sort();
     for (const name of names) {
@@ -436,16 +475,33 @@ function tokenStreams(tokens: Record<string, Token[]>): Record<string, TermStrea
   return out;
 }
 
+/** Ints per token-log chunk (1 MB); a field with more tokens gets one chunk of its own size. */
+export const LOG_CHUNK_INTS = 1 << 18;
+/** Pooled log chunks kept at most (enough for a buffer of 1 M tokens and some slack). */
+const CHUNK_POOL_MAX = 16;
+const EMPTY_LOG = new Int32Array(0);
+const chunkPool: Int32Array[] = [];
+
+function takeChunk(need: number): Int32Array {
+  if (need <= LOG_CHUNK_INTS) return chunkPool.pop() ?? new Int32Array(LOG_CHUNK_INTS);
+  return new Int32Array(need);
+}
+
+function giveChunk(c: Int32Array): void {
+  if (c.length === LOG_CHUNK_INTS && chunkPool.length < CHUNK_POOL_MAX) chunkPool.push(c);
+}
+
 /**
- * Pool of large Int32Arrays (token logs and flush scratch) reused across buffers, so a long
- * indexing run does not allocate and free tens of MB per flush (which inflates RSS).
+ * Pool of large Int32Arrays (flush scratch) reused across flushes, so a long indexing run does
+ * not allocate and free tens of MB per flush (which inflates RSS).
  */
 const logPool: Int32Array[] = [];
-const POOL_MAX = 2;
+const POOL_MAX = 1;
 
-/** Drops pooled arrays (called after a commit: an idle index should not hold flush scratch). */
+/** Drops pooled arrays and log chunks (called after a commit: an idle index should not hold flush scratch). */
 export function releasePooledLogs(): void {
   logPool.length = 0;
+  chunkPool.length = 0;
 }
 
 function takeLog(min: number): Int32Array {

@@ -1,59 +1,61 @@
 /**
  * Block compressor for the stored-field store: raw DEFLATE (level 1) run on one shared worker
- * thread, so compression overlaps with analysis on the indexing thread (a zlib call per block on
- * the main thread costs about as much as the compression itself: context setup and stream plumbing).
- * The worker is created on first use and holds the event loop open only while jobs are pending.
- * When the worker falls behind (MAX_IN_FLIGHT queued blocks) or is unavailable, blocks are
- * compressed synchronously on the calling thread instead. Blocks travel in batches (BATCH_BLOCKS,
- * or whatever is queued when the event loop next turns): each message wakes the worker, which
- * costs the poster far more than the copy-free transfer itself.
+ * thread, so compression overlaps with analysis on the indexing thread.
+ *
+ * Blocks travel through two fixed shared-memory rings (SharedArrayBuffer), not messages: the
+ * caller copies a block into the input ring and bumps a counter; the worker (blocked in
+ * Atomics.wait while idle) compresses it and writes the result into the output ring; the caller
+ * collects finished results synchronously on its next compressBlock call or, when it stops
+ * submitting, on the next turn of its event loop (the worker posts a wake-up message only when
+ * asked to). So a long synchronous indexing loop neither posts a message per batch nor lets
+ * results pile up unread, no per-block buffer crosses threads (the worker's allocations stay on
+ * its own heap), and memory in flight is bounded by the rings (RING_BYTES each).
+ * When the input ring is full (the worker falls behind), a block is too large for the ring, or
+ * the worker is unavailable, the block is compressed synchronously on the calling thread instead.
+ * Either way a block becomes one complete raw DEFLATE stream at DEFLATE_LEVEL.
+ *
+ * Ring records (4-byte aligned): int32 length, then the bytes; length -1 = skip to the ring's
+ * start; in the output ring, length -2 = the block failed (the caller's promise rejects).
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
+import { CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
 
 export const DEFLATE_LEVEL = 1;
 
-// The worker hands every buffer back (input and output are transferred), so their memory is
-// reclaimed by the indexing thread's frequent GCs instead of piling up in the idle worker heap.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', (batch) => {
-  const results = [];
-  const transfer = [];
-  for (const m of batch) {
-    try {
-      const out = deflateRawSync(m.data, { level: ${DEFLATE_LEVEL} });
-      const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
-      const result = own ? new Uint8Array(out.buffer) : new Uint8Array(out);
-      results.push({ id: m.id, out: result, input: m.data });
-      transfer.push(result.buffer, m.data.buffer);
-    } catch (err) {
-      results.push({ id: m.id, error: String(err && err.message || err) });
-    }
-  }
-  parentPort.postMessage(results, transfer);
-});
-`;
+/** Size of each ring (input and output); blocks above RING_BYTES / 4 are compressed inline. */
+export const RING_BYTES = 1 << 21;
+const MAX_RING_BLOCK = RING_BYTES >>> 2;
+const MASK = RING_BYTES - 1;
+/**
+ * Queued bytes at which a submitting caller wakes a sleeping worker. Waking per block would cost
+ * the caller a context switch per block on a busy machine; a caller that stops submitting wakes
+ * the worker on its next event-loop turn.
+ */
+const WAKE_BYTES = RING_BYTES >>> 1;
 
 interface Job {
   resolve: (out: Uint8Array) => void;
   reject: (err: Error) => void;
 }
 
+interface Channel {
+  worker: Worker;
+  ctl: Int32Array;
+  in8: Uint8Array;
+  in32: Int32Array;
+  out8: Uint8Array;
+  out32: Int32Array;
+  inHead: number;
+  outTail: number;
+  /** Submitted, not yet collected, in submission order (from `first`). */
+  jobs: Job[];
+  first: number;
+}
 
-/** Beyond this many queued blocks (about 8 KB each) the caller compresses inline (bounds memory, shares the CPU). */
-const MAX_IN_FLIGHT = 4096;
-/** Blocks per message to the worker (about 128 KB). */
-const BATCH_BLOCKS = 16;
-
-let worker: Worker | null = null;
+let channel: Channel | null = null;
 let broken = false;
-let nextId = 0;
-const jobs = new Map<number, Job>();
-/** Blocks not yet posted, and whether a post is scheduled for the next turn of the event loop. */
-let queued: { id: number; data: Uint8Array }[] = [];
-let postScheduled = false;
+let collectScheduled = false;
 
 /**
  * Compress on the calling thread from now on: for worker threads that are the parallelism
@@ -63,83 +65,158 @@ export function useInlineCompression(): void {
   broken = true;
 }
 
-function getWorker(): Worker | null {
+function pendingCount(c: Channel): number {
+  return c.jobs.length - c.first;
+}
+
+function getChannel(): Channel | null {
   if (broken) return null;
-  if (worker) return worker;
+  if (channel) return channel;
   try {
-    const w = new Worker(WORKER_SOURCE, { eval: true });
-    w.on('message', (results: { id: number; out?: Uint8Array; error?: string }[]) => {
-      for (const m of results) {
-        const job = jobs.get(m.id);
-        if (!job) continue;
-        jobs.delete(m.id);
-        if (m.out) job.resolve(m.out);
-        else job.reject(new Error(m.error ?? 'compression failed'));
-      }
-      if (jobs.size === 0) w.unref();
+    const control = new SharedArrayBuffer(CONTROL_INTS * 4);
+    const input = new SharedArrayBuffer(RING_BYTES);
+    const output = new SharedArrayBuffer(RING_BYTES);
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { control, input, output, level: DEFLATE_LEVEL, ringBytes: RING_BYTES } });
+    const c: Channel = {
+      worker,
+      ctl: new Int32Array(control),
+      in8: new Uint8Array(input),
+      in32: new Int32Array(input),
+      out8: new Uint8Array(output),
+      out32: new Int32Array(output),
+      inHead: 0,
+      outTail: 0,
+      jobs: [],
+      first: 0,
+    };
+    worker.on('message', () => collectIdle(c));
+    worker.on('error', (err) => {
+      // a crashed worker (e.g. out of memory) is not restarted: later blocks compress inline
+      broken = true;
+      retire(c, err);
     });
-    w.on('error', (err) => failAll(err));
-    w.on('exit', () => {
-      worker = null;
-      failAll(new Error('compression worker exited'));
-    });
-    w.unref();
-    worker = w;
-    return w;
+    worker.on('exit', () => retire(c, new Error('compression worker exited')));
+    worker.unref();
+    channel = c;
+    return c;
   } catch {
     broken = true;
     return null;
   }
 }
 
-function failAll(err: Error): void {
-  queued = [];
-  for (const [id, job] of jobs) {
-    jobs.delete(id);
-    job.reject(err);
+/** Drops a dead channel: its pending blocks reject (the flush, and so the commit, fails). */
+function retire(c: Channel, err: Error): void {
+  if (channel === c) channel = null;
+  collect(c); // results the worker finished before it died are still good
+  const jobs = c.jobs.slice(c.first);
+  c.jobs = [];
+  c.first = 0;
+  for (const job of jobs) job.reject(err);
+  c.worker.unref();
+}
+
+/** Resolves the finished blocks of `c` (synchronously; promise callbacks run later). */
+function collect(c: Channel): void {
+  const head = Atomics.load(c.ctl, OUT_HEAD);
+  let tail = c.outTail;
+  if (tail === head) return;
+  while (tail !== head) {
+    const off = tail & MASK;
+    const len = c.out32[off >> 2];
+    if (len === -1) {
+      tail = (tail + RING_BYTES - off) | 0;
+      continue;
+    }
+    const job = c.jobs[c.first];
+    c.jobs[c.first++] = undefined as unknown as Job;
+    if (len === -2) job.reject(new Error('compression failed'));
+    else job.resolve(c.out8.slice(off + 4, off + 4 + len));
+    tail = (tail + 4 + ((Math.max(len, 0) + 3) & ~3)) | 0;
+  }
+  c.outTail = tail;
+  Atomics.store(c.ctl, OUT_TAIL, tail);
+  if (Atomics.load(c.ctl, OUT_WAIT) === 1) Atomics.notify(c.ctl, OUT_TAIL);
+  if (c.first === c.jobs.length) {
+    c.jobs = [];
+    c.first = 0;
+  } else if (c.first > 4096) {
+    c.jobs = c.jobs.slice(c.first);
+    c.first = 0;
   }
 }
 
 /**
- * Compresses `data`. When it goes to the worker, `data`'s buffer is transferred (detached from
- * the caller) so a queued block costs its size once; callers pass a buffer they own exclusively.
- * A worker failure (crash, out of memory) rejects the pending blocks: the flush, and so the
- * commit, fails with an error instead of storing anything wrong.
+ * Collects results while the caller is not submitting: when blocks are still pending, asks the
+ * worker for a message after its next result (and keeps the event loop alive until then).
  */
-export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
-  const w = jobs.size < MAX_IN_FLIGHT ? getWorker() : null;
-  if (!w) return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
-  const owned = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
-  const id = nextId++;
-  const result = new Promise<Uint8Array>((resolve, reject) => jobs.set(id, { resolve, reject }));
-  if (jobs.size === 1) w.ref();
-  queued.push({ id, data: owned });
-  if (queued.length >= BATCH_BLOCKS) postQueued();
-  else if (!postScheduled) {
-    postScheduled = true;
-    setImmediate(postQueued);
+function collectIdle(c: Channel): void {
+  collectScheduled = false;
+  if (channel !== c) return;
+  collect(c);
+  if (pendingCount(c) === 0) {
+    c.worker.unref();
+    return;
   }
-  return result;
+  c.worker.ref();
+  wakeWorker(c);
+  Atomics.store(c.ctl, WANT_WAKE, 1);
+  collect(c); // a result may have landed before the request was visible to the worker
+  if (pendingCount(c) === 0) c.worker.unref();
 }
 
-/** Posts the queued blocks as one message (inline compression if the worker refuses it). */
-function postQueued(): void {
-  postScheduled = false;
-  const batch = queued;
-  if (batch.length === 0) return;
-  queued = [];
-  const w = getWorker();
-  try {
-    if (!w) throw new Error('no worker');
-    w.postMessage(batch, batch.map((b) => b.data.buffer as ArrayBuffer));
-  } catch {
-    for (const { id, data } of batch) {
-      const job = jobs.get(id);
-      if (!job) continue;
-      jobs.delete(id);
-      // the buffer is intact: a failed post transfers nothing
-      job.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
-    }
-    if (jobs.size === 0) w?.unref();
+/** Copies `data` into the input ring as one record; false when the ring has no room for it. */
+function submit(c: Channel, data: Uint8Array): boolean {
+  const len = data.length;
+  const need = 4 + ((len + 3) & ~3);
+  const off = c.inHead & MASK;
+  const skip = off + need > RING_BYTES ? RING_BYTES - off : 0;
+  const free = RING_BYTES - ((c.inHead - Atomics.load(c.ctl, IN_TAIL)) | 0);
+  if (free < skip + need) {
+    wakeWorker(c);
+    return false;
   }
+  if (skip > 0) {
+    c.in32[off >> 2] = -1;
+    c.inHead = (c.inHead + skip) | 0;
+  }
+  const o = c.inHead & MASK;
+  c.in32[o >> 2] = len;
+  c.in8.set(data, o + 4);
+  c.inHead = (c.inHead + need) | 0;
+  Atomics.store(c.ctl, IN_HEAD, c.inHead);
+  if (((c.inHead - Atomics.load(c.ctl, IN_TAIL)) | 0) >= WAKE_BYTES) wakeWorker(c);
+  return true;
+}
+
+/** Wakes the worker when it sleeps (a futex wake: it may cost the caller its time slice, so callers batch). */
+function wakeWorker(c: Channel): void {
+  if (Atomics.load(c.ctl, WORKER_IDLE) === 1) Atomics.notify(c.ctl, IN_HEAD);
+}
+
+function compressInline(data: Uint8Array): Promise<Uint8Array> {
+  try {
+    return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+}
+
+/**
+ * Compresses `data` (raw DEFLATE, DEFLATE_LEVEL). The bytes are copied before this returns, so
+ * the caller may reuse `data` at once. A worker failure (crash, out of memory) rejects the
+ * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
+ */
+export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
+  const c = data.length <= MAX_RING_BLOCK ? getChannel() : null;
+  if (!c) return compressInline(data);
+  collect(c);
+  if (!submit(c, data)) return compressInline(data);
+  const result = new Promise<Uint8Array>((resolve, reject) => c.jobs.push({ resolve, reject }));
+  if (!collectScheduled) {
+    collectScheduled = true;
+    c.worker.ref();
+    setImmediate(() => collectIdle(c));
+  }
+  return result;
 }

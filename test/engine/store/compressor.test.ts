@@ -1,0 +1,67 @@
+/**
+ * Block compressor (engine/store/compressor.ts): every block becomes one complete raw DEFLATE
+ * stream of its bytes whichever thread compresses (worker through the shared rings, or inline
+ * when a block is too large or the ring is full), in any number and size of blocks, at about
+ * the size a fresh deflateRawSync gives, and the caller's buffer is copied (reusable at once).
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { compressBlock, DEFLATE_LEVEL, RING_BYTES } from '../../../engine/store/compressor.ts';
+
+function block(i: number, size: number): Uint8Array {
+  const b = new Uint8Array(size);
+  let x = (i + 1) * 2654435761;
+  for (let k = 0; k < size; k++) {
+    // text-like bytes: compressible, different per block
+    x = (x * 1103515245 + 12345) >>> 0;
+    b[k] = 97 + ((x >>> 16) % (k % 97 < 60 ? 4 : 26));
+  }
+  return b;
+}
+
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+}
+
+describe('block compressor', () => {
+  it('round-trips more blocks than the rings hold (wrap-around, full ring), at about fresh-context size', async () => {
+    const sizes = [0, 1, 3, 8191, 8192, 8193, 30_000, 100_003];
+    const blocks: Uint8Array[] = [];
+    let bytes = 0;
+    for (let i = 0; bytes < 3 * RING_BYTES; i++) {
+      const b = block(i, sizes[i % sizes.length]);
+      blocks.push(b);
+      bytes += b.length;
+    }
+    const outs = await Promise.all(blocks.map((b) => compressBlock(b)));
+    for (let i = 0; i < blocks.length; i++) {
+      assert.ok(same(inflateRawSync(outs[i]), blocks[i]), `block ${i} (${blocks[i].length} bytes)`);
+      const fresh = deflateRawSync(blocks[i], { level: DEFLATE_LEVEL }).length;
+      assert.ok(outs[i].length <= fresh + 16 + (fresh >>> 6), `block ${i}: ${outs[i].length} bytes, fresh context ${fresh}`);
+    }
+  });
+
+  it('compresses a block larger than a ring slot (inline) and an empty block', async () => {
+    const big = block(7, RING_BYTES);
+    const out = await compressBlock(big);
+    assert.ok(same(inflateRawSync(out), big));
+    assert.equal(inflateRawSync(await compressBlock(new Uint8Array(0))).length, 0);
+  });
+
+  it('copies the input: the caller may overwrite its buffer at once', async () => {
+    const b = block(3, 8192);
+    const expected = b.slice();
+    const pending = compressBlock(b);
+    b.fill(0);
+    assert.ok(same(inflateRawSync(await pending), expected));
+  });
+
+  it('delivers results to a caller that submits a few blocks and then waits', async () => {
+    for (let round = 0; round < 5; round++) {
+      const b = block(100 + round, 1000);
+      assert.ok(same(inflateRawSync(await compressBlock(b)), b));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  });
+});
