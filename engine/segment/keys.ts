@@ -79,6 +79,25 @@ const NONE: readonly number[] = Object.freeze([]);
 export class KeysReader {
   constructor(private readonly s: KeySections) {}
 
+  /** Per bucket of the hashes' top bits (about 4 keys each), the index of its first entry in khi; built on the first find. */
+  private starts: Uint32Array | null = null;
+  private shift = 32;
+
+  private buildStarts(): Uint32Array {
+    const khi = this.s.khi;
+    const n = khi.length;
+    const bits = n < 8 ? 1 : Math.min(24, 31 - Math.clz32(n) - 1);
+    const shift = 32 - bits;
+    const starts = new Uint32Array((1 << bits) + 1);
+    let i = 0;
+    for (let bucket = 0; bucket <= 1 << bits; bucket++) {
+      while (i < n && khi[i] >>> shift < bucket) i++;
+      starts[bucket] = i;
+    }
+    this.shift = shift;
+    return (this.starts = starts);
+  }
+
   key(doc: number): string {
     return decodeUtf8(this.s.kblob, this.s.koff[doc], this.s.koff[doc + 1]);
   }
@@ -90,8 +109,11 @@ export class KeysReader {
   find(key: string, hash: [number, number] = hashKey(key)): readonly number[] {
     const { khi, klo, kdoc } = this.s;
     const [hi, lo] = hash;
-    let a = 0;
-    let b = khi.length;
+    // the bucket of hi's top bits bounds the binary search to a few entries (hashes are uniform)
+    const starts = this.starts ?? this.buildStarts();
+    const bucket = hi >>> this.shift;
+    let a = starts[bucket];
+    let b = starts[bucket + 1];
     while (a < b) {
       const mid = (a + b) >>> 1;
       if (khi[mid] < hi) a = mid + 1;
