@@ -68,6 +68,12 @@ const MLT_CANDIDATES = 64;
 const MLT_CANDIDATE_ENTRIES = 20_000;
 
 export const MAX_LIMIT = 10000;
+
+/** out[name] = value, also for the name `__proto__` (an own property, as JSON.parse makes it). */
+function setField(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
 export const MAX_OFFSET = 100000;
 
 export class Searcher {
@@ -361,6 +367,23 @@ export class Searcher {
     if (i === undefined) return false;
     const r = this.segments[i];
     return Number.isInteger(ref.doc) && ref.doc >= 0 && ref.doc < r.maxDoc && !r.isDeleted(ref.doc);
+  }
+
+  /**
+   * Stored fields `names` of the hit's doc in this snapshot (fields it lacks left out; {} when the
+   * doc is gone): the values of `hit.stored`, read from the segment's display store when it holds
+   * them (schema `displayFields`), so no stored block is decompressed, else from the stored payload.
+   */
+  storedFields(hit: Hit, names: readonly string[]): Record<string, unknown> {
+    const loc = this.resolve(hit);
+    if (!loc) return {};
+    const r = this.segments[loc.segment];
+    const fast = r.storedFields?.(loc.doc, names);
+    if (fast) return fast;
+    const stored = r.stored(loc.doc);
+    const out: Record<string, unknown> = {};
+    for (const n of names) if (Object.prototype.hasOwnProperty.call(stored, n)) setField(out, n, stored[n]);
+    return out;
   }
 
   /** Values of keyword column `field` of the hit's doc in this snapshot ([] when it has none or is gone). */

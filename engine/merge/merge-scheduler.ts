@@ -16,7 +16,7 @@ import type { IndexWriter, LiveSegment } from '../index-writer.ts';
 import { SegmentCore, isDeletedIn } from '../segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';
-import { mergeSegments, type MergeSource } from './merger.ts';
+import { mergeSegments, type MergeOptions, type MergeSource } from './merger.ts';
 import { MergeThread } from './merge-thread.ts';
 import { DEFAULT_COMPACTION, findIdleMerge, type CompactionOptions } from './idle-compaction.ts';
 
@@ -44,6 +44,8 @@ export class MergeScheduler {
     policy: Partial<MergePolicyOptions>,
     private readonly log?: (event: EngineEvent) => void,
     compaction: Partial<CompactionOptions> = {},
+    /** How merged segments are written (their display fields). */
+    private readonly segmentOptions: MergeOptions = {},
   ) {
     this.policy = { ...DEFAULT_MERGE_POLICY, ...policy };
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
@@ -172,7 +174,7 @@ export class MergeScheduler {
 
   /** The merged segment's file image and doc maps: from the merge thread, else merged here. */
   private async merge(id: string, sources: MergeSource[], stop: () => boolean): Promise<{ bytes: Uint8Array; docMaps: Int32Array[]; thread: boolean }> {
-    const offThread = this.thread.merge(id, sources);
+    const offThread = this.thread.merge(id, sources, this.segmentOptions);
     if (offThread) {
       try {
         return { ...(await offThread), thread: true };
@@ -182,7 +184,7 @@ export class MergeScheduler {
         // where a real error in the sources repeats and is reported
       }
     }
-    const { segment, docMaps } = await mergeSegments(id, sources, stop);
+    const { segment, docMaps } = await mergeSegments(id, sources, stop, this.segmentOptions);
     return { bytes: concatChunks(segment.chunks, segment.size), docMaps, thread: false };
   }
 
