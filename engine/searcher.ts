@@ -25,7 +25,7 @@ import { highlightText } from './highlight/passages.ts';
 import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
-import { hammingDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn } from './similarity/near-duplicates.ts';
+import { halvesDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
 import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
 import { candidateList, Lru, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
@@ -66,6 +66,12 @@ const MLT_EXHAUSTIVE_COST = 2048;
 const MLT_CANDIDATES = 64;
 /** Source docs whose candidates a searcher keeps. */
 const MLT_CANDIDATE_ENTRIES = 20_000;
+/** Terms whose more-like-this df a searcher keeps (per field list; cleared when full). */
+const MLT_DF_ENTRIES = 500_000;
+/** Texts whose tokens are kept for reuse (a hit's fields: its more-like-this terms, then its highlights). */
+const SHARED_ANALYSES = 4;
+/** Longest text whose tokens are kept. */
+const SHARED_ANALYSIS_CHARS = 50_000;
 
 export const MAX_LIMIT = 10000;
 
@@ -90,6 +96,12 @@ export class Searcher {
   private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
   private segmentIds: Map<string, number> | undefined;
   private readonly filterKeys = new Map<string, string>();
+  /** More-like-this term selection: max df over the searched fields per term (see mltTerms), by field list. */
+  private readonly mltDf = new Map<string, Map<string, number>>();
+  /** The last few texts analyzed for more-like-this or highlights, with their tokens (see analyzeShared). */
+  private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
+  /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
+  private readonly sigWords: (Uint32Array | false)[] = [];
 
   constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
     this.generation = options.generation;
@@ -244,7 +256,7 @@ export class Searcher {
       if (typeof text !== 'string' || text.length === 0) continue;
       const weights = this.termWeights(parsed, field);
       const head = text.slice(0, opts.maxAnalyzedChars ?? 50000);
-      all.push(...highlightText(field, head, this.analyzer.analyze(head, lang), weights, { ...opts, maxPassages }));
+      all.push(...highlightText(field, head, this.analyzeShared(head, lang), weights, { ...opts, maxPassages }));
     }
     if (all.length <= maxPassages) return all;
     const keep = new Set([...all].sort((a, b) => b.score - a.score).slice(0, maxPassages));
@@ -338,26 +350,54 @@ export class Searcher {
     const lang = r.language(loc.doc);
     const names = new Set(from.map((f) => f.name));
     const fields = this.fieldsBySize().filter((name) => names.has(name));
+    // The max df over `fields` per term, kept for this snapshot: exact (>= 0) or, when it
+    // exceeded the cap it was asked under, -(the value found), which answers any lower cap.
+    const fkey = fields.join('\u0000');
+    let memo = this.mltDf.get(fkey);
+    if (memo === undefined) this.mltDf.set(fkey, (memo = new Map()));
+    if (memo.size >= MLT_DF_ENTRIES) memo.clear();
+    const dfs = memo;
     const stats = {
       numDocs: this.numDocs,
       docFreq: (term: string, atMost: number) => {
+        const m = dfs.get(term);
+        if (m !== undefined) {
+          if (m >= 0) return m;
+          if (-m > atMost) return -m;
+        }
         let df = 0;
         for (const f of fields) {
           const d = this.stats.docFreqAtMost(f, term, atMost);
           if (d > df) df = d;
           if (df > atMost) break;
         }
+        dfs.set(term, df > atMost ? -df : df);
         return df;
       },
     };
     const entry: SelectedTerms = {
-      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts),
+      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, (text, l) => this.analyzeShared(text, l), stats, opts),
       language: lang,
       numDocs: this.numDocs,
       generation: this.generation,
     };
     terms.set(tkey, entry);
     return entry;
+  }
+
+  /**
+   * The analyzer's tokens of `text`, shared by the last few callers asking for the same text
+   * (a hit's more-like-this terms and then its highlights analyze the same fields). Read-only.
+   */
+  private analyzeShared(text: string, lang: Language): Token[] {
+    const cache = this.analyzed;
+    for (let i = 0; i < cache.length; i++) if (cache[i].lang === lang && cache[i].text === text) return cache[i].tokens;
+    const tokens = this.analyzer.analyze(text, lang);
+    if (text.length <= SHARED_ANALYSIS_CHARS) {
+      cache.unshift({ text, lang, tokens });
+      if (cache.length > SHARED_ANALYSES) cache.pop();
+    }
+    return tokens;
   }
 
   /** Whether the doc version `ref` (segment id, segment-local doc) is live in this snapshot. */
@@ -430,14 +470,26 @@ export class Searcher {
 
   /** Group hits (best first) whose signatures are within 3 bits of a better hit. */
   private collapse(sorted: { score: number; doc: number }[]): Hit[] {
-    const leaders: { hit: Hit; sig: bigint }[] = [];
+    const leaders: { hit: Hit; hi: number; lo: number }[] = [];
     for (const h of sorted) {
       const { segment, doc } = this.split(h.doc);
-      const sig = this.segments[segment].signature(doc);
+      const words = (this.sigWords[segment] ??= signatureWords(this.segments[segment]) ?? false);
+      let hi: number;
+      let lo: number;
+      if (words) {
+        lo = words[2 * doc];
+        hi = words[2 * doc + 1];
+      } else [hi, lo] = splitSignature(this.segments[segment].signature(doc));
       const hit = this.hit(h.doc, h.score);
-      const leader = leaders.find((l) => hammingDistance(l.sig, sig) <= MAX_DUPLICATE_DISTANCE);
+      let leader: (typeof leaders)[number] | undefined;
+      for (const l of leaders) {
+        if (halvesDistance(l.hi, l.lo, hi, lo) <= MAX_DUPLICATE_DISTANCE) {
+          leader = l;
+          break;
+        }
+      }
       if (leader) (leader.hit.duplicates ??= []).push(hit);
-      else leaders.push({ hit, sig });
+      else leaders.push({ hit, hi, lo });
     }
     return leaders.map((l) => l.hit);
   }

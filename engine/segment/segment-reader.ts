@@ -267,6 +267,10 @@ export class SegmentView implements SegmentReader {
     return this.core.signatures()[doc];
   }
 
+  signatures(): BigUint64Array {
+    return this.core.signatures();
+  }
+
   /** Live doc with `key` in this snapshot, or -1. */
   findKey(key: string): number {
     for (const d of this.core.keys().find(key)) if (!this.isDeleted(d)) return d;

@@ -99,4 +99,6 @@ export interface SegmentReader {
   language(doc: number): 'de' | 'en';
   /** 64-bit near-duplicate signature (SimHash) of the doc's text. */
   signature(doc: number): bigint;
+  /** Optional: the signature column, signatures()[doc] === signature(doc). */
+  signatures?(): BigUint64Array;
 }

@@ -30,6 +30,23 @@ export function hammingDistance(a: bigint, b: bigint): number {
   return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
 }
 
+/** hammingDistance of two signatures given as their high and low 32-bit halves. */
+export function halvesDistance(ah: number, al: number, bh: number, bl: number): number {
+  return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The signatures of `reader` as 32-bit words (low half of doc d at 2d, high half at 2d + 1),
+ * viewing its signature column without copying; null when the reader does not expose the
+ * column (or on a big-endian platform): use splitSignature(reader.signature(d)) instead.
+ */
+export function signatureWords(reader: SegmentReader): Uint32Array | null {
+  const sigs = LITTLE_ENDIAN ? reader.signatures?.() : undefined;
+  return sigs ? new Uint32Array(sigs.buffer, sigs.byteOffset, sigs.length * 2) : null;
+}
+
 interface BandIndex {
   hi: Uint32Array;
   lo: Uint32Array;
