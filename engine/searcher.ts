@@ -73,6 +73,15 @@ const SHARED_ANALYSES = 4;
 /** Longest text whose tokens are kept. */
 const SHARED_ANALYSIS_CHARS = 50_000;
 
+/** A group of near-duplicate hits: its leader (global doc, score, signature halves) and the others. */
+interface CollapsedGroup {
+  doc: number;
+  score: number;
+  hi: number;
+  lo: number;
+  duplicates?: { doc: number; score: number }[];
+}
+
 export const MAX_LIMIT = 10000;
 
 /** out[name] = value, also for the name `__proto__` (an own property, as JSON.parse makes it). */
@@ -92,6 +101,7 @@ export class Searcher {
   private readonly cache: FilterCache;
   private readonly analyzer: NonNullable<SearcherOptions['analyzer']>;
   private bySize: string[] | undefined;
+  private bySegmentSize: SegmentReader[] | undefined;
   /** Per source doc: the filter key of its first more-like-this, then (from a second filter on) its candidates. */
   private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
   private segmentIds: Map<string, number> | undefined;
@@ -153,7 +163,12 @@ export class Searcher {
       const { top, st } = this.topDocs(parsed, req.filter, fetch, -1);
       const groups = this.collapse(top.sorted());
       if (groups.length >= want || top.size < fetch || fetch >= MAX_LIMIT + MAX_OFFSET) {
-        return { total: st.count, totalIsExact: st.exact, hits: groups.slice(offset, want) };
+        const hits = groups.slice(offset, want).map((g) => {
+          const hit = this.hit(g.doc, g.score);
+          if (g.duplicates) hit.duplicates = g.duplicates.map((d) => this.hit(d.doc, d.score));
+          return hit;
+        });
+        return { total: st.count, totalIsExact: st.exact, hits };
       }
       fetch = Math.min(MAX_LIMIT + MAX_OFFSET, fetch * 4);
     }
@@ -357,6 +372,7 @@ export class Searcher {
     if (memo === undefined) this.mltDf.set(fkey, (memo = new Map()));
     if (memo.size >= MLT_DF_ENTRIES) memo.clear();
     const dfs = memo;
+    const segs = (this.bySegmentSize ??= [...this.segments].sort((a, b) => b.maxDoc - a.maxDoc));
     const stats = {
       numDocs: this.numDocs,
       docFreq: (term: string, atMost: number) => {
@@ -365,9 +381,15 @@ export class Searcher {
           if (m >= 0) return m;
           if (-m > atMost) return -m;
         }
+        // Read from the segments' dictionaries (largest first) rather than through the
+        // snapshot statistics: most of a document's rare terms are asked for once.
         let df = 0;
         for (const f of fields) {
-          const d = this.stats.docFreqAtMost(f, term, atMost);
+          let d = 0;
+          for (const r of segs) {
+            d += r.termStats(f, term)?.docFreq ?? 0;
+            if (d > atMost) break;
+          }
           if (d > df) df = d;
           if (df > atMost) break;
         }
@@ -468,9 +490,12 @@ export class Searcher {
       .map((f) => f.name));
   }
 
-  /** Group hits (best first) whose signatures are within 3 bits of a better hit. */
-  private collapse(sorted: { score: number; doc: number }[]): Hit[] {
-    const leaders: { hit: Hit; hi: number; lo: number }[] = [];
+  /**
+   * Groups hits (best first) whose signatures are within 3 bits of a better group leader;
+   * Hit objects are made by the caller, for the groups it returns only.
+   */
+  private collapse(sorted: { score: number; doc: number }[]): CollapsedGroup[] {
+    const leaders: CollapsedGroup[] = [];
     for (const h of sorted) {
       const { segment, doc } = this.split(h.doc);
       const words = (this.sigWords[segment] ??= signatureWords(this.segments[segment]) ?? false);
@@ -480,18 +505,17 @@ export class Searcher {
         lo = words[2 * doc];
         hi = words[2 * doc + 1];
       } else [hi, lo] = splitSignature(this.segments[segment].signature(doc));
-      const hit = this.hit(h.doc, h.score);
-      let leader: (typeof leaders)[number] | undefined;
+      let leader: CollapsedGroup | undefined;
       for (const l of leaders) {
         if (halvesDistance(l.hi, l.lo, hi, lo) <= MAX_DUPLICATE_DISTANCE) {
           leader = l;
           break;
         }
       }
-      if (leader) (leader.hit.duplicates ??= []).push(hit);
-      else leaders.push({ hit, hi, lo });
+      if (leader) (leader.duplicates ??= []).push(h);
+      else leaders.push({ doc: h.doc, score: h.score, hi, lo });
     }
-    return leaders.map((l) => l.hit);
+    return leaders;
   }
 
   /** idf of each query term in `field` (compound parts and phrase terms included, excluded terms not). */
