@@ -110,6 +110,8 @@ export class Searcher {
   private readonly mltDf = new Map<string, Map<string, number>>();
   /** The last few texts analyzed for more-like-this or highlights, with their tokens (see analyzeShared). */
   private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
+  /** The term weights of the last highlighted (query, field); see termWeights. */
+  private lastWeights: { query: ParsedQuery; text: string; clauses: number; byField: Map<string, Map<string, number>> } | null = null;
   /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
   private readonly sigWords: (Uint32Array | false)[] = [];
 
@@ -520,6 +522,17 @@ export class Searcher {
 
   /** idf of each query term in `field` (compound parts and phrase terms included, excluded terms not). */
   private termWeights(q: ParsedQuery, field: string): Map<string, number> {
+    // The hits of one search are highlighted with the same parsed query: keep its weights.
+    let last = this.lastWeights;
+    if (last === null || last.query !== q || last.text !== q.text || last.clauses !== q.clauses.length) {
+      last = this.lastWeights = { query: q, text: q.text, clauses: q.clauses.length, byField: new Map() };
+    }
+    let weights = last.byField.get(field);
+    if (weights === undefined) last.byField.set(field, (weights = this.computeTermWeights(q, field)));
+    return weights;
+  }
+
+  private computeTermWeights(q: ParsedQuery, field: string): Map<string, number> {
     const fs = this.stats.field(field);
     const out = new Map<string, number>();
     const add = (t: string) => {
