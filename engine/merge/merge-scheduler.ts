@@ -9,6 +9,8 @@
  * With idle compaction on (idle-compaction.ts), a writer that saw no add or delete for `idleMs`
  * gets further merges, one at a time, until the compaction policy finds none; any write stops
  * the sequence before its next merge (the running one completes like any background merge).
+ * When nothing is left to compact, a segment without the schema's display store (display
+ * fields) is rewritten alone, once, smallest first (see displayUpgrade).
  */
 import type { Directory } from '../directory/types.ts';
 import type { EngineEvent } from '../document.ts';
@@ -73,7 +75,9 @@ export class MergeScheduler {
       return;
     }
     if (now - this.quietSince < this.compaction.idleMs) return;
-    const { candidates, ids } = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
+    const plan = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
+    const { candidates } = plan;
+    const ids = plan.ids ?? this.displayUpgrade(candidates);
     if (!ids) {
       if (!this.settled) {
         this.settled = true;
@@ -162,6 +166,23 @@ export class MergeScheduler {
       { maxSegments, minRatio, maxMergeAtOnce: this.policy.maxMergeAtOnce, maxMergedSegmentBytes },
     );
     return { candidates, ids };
+  }
+
+  /**
+   * A segment written without the schema's display store (by a flush, or by an older
+   * version), smallest first, to be rewritten alone: once per segment, when there is nothing
+   * to compact, so that an index nobody writes to ends up reading display fields uncompressed.
+   */
+  private displayUpgrade(candidates: readonly LiveSegment[]): string[] | null {
+    const want = this.segmentOptions.displayFields ?? [];
+    if (want.length === 0) return null;
+    const key = want.join('\u0001');
+    let pick: LiveSegment | null = null;
+    for (const s of candidates) {
+      if (s.core.maxDoc === 0 || s.delCount >= s.core.maxDoc || (s.core.meta.displayFields ?? []).join('\u0001') === key) continue;
+      if (pick === null || s.core.sizeBytes < pick.core.sizeBytes) pick = s;
+    }
+    return pick ? [pick.core.id] : null;
   }
 
   /** Stops scheduling and aborts the running merge. */

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openIndex, MemoryDirectory, type Index, type IndexSchema } from '../../../engine/index.ts';
+import { openIndex, MemoryDirectory, type EngineEvent, type Index, type IndexSchema } from '../../../engine/index.ts';
 import { EngineError } from '../../../engine/errors.ts';
 import { SCHEMA, makeDoc } from '../helpers/storage-fixtures.ts';
 
@@ -73,6 +73,36 @@ describe('display fields across merges', () => {
     await index.forceMerge(1);
     assert.deepEqual(index.reader.segments()[0].core.meta.displayFields, DISPLAY);
     checkAll(index, Array.from({ length: 90 }, (_, i) => i));
+    await index.close();
+  });
+
+  it('idle compaction rewrites a lone segment without the display store once', async () => {
+    const dir = new MemoryDirectory();
+    const plain = await openIndex({ directory: dir, schema: SCHEMA, merge: { floorSegmentBytes: 1 } });
+    await addRounds(plain, 0, 40, 1);
+    await plain.close();
+
+    const events: EngineEvent[] = [];
+    let settled!: () => void;
+    const compacted = new Promise<void>((r) => (settled = r));
+    const index = await openIndex({
+      directory: dir,
+      schema: WITH_DISPLAY,
+      compaction: { idleMs: 20 },
+      log: (e) => {
+        events.push(e);
+        if (e.type === 'compacted') settled();
+      },
+    });
+    const keepAlive = setInterval(() => undefined, 50); // the scheduler's idle timer does not hold the process
+    const timeout = setTimeout(() => settled(), 20_000);
+    await compacted;
+    clearInterval(keepAlive);
+    clearTimeout(timeout);
+    const merges = events.filter((e) => e.type === 'merge');
+    assert.equal(merges.length, 1, JSON.stringify(merges));
+    assert.deepEqual(index.reader.segments()[0].core.meta.displayFields, DISPLAY);
+    checkAll(index, Array.from({ length: 40 }, (_, i) => i));
     await index.close();
   });
 
