@@ -106,6 +106,8 @@ export class Searcher {
   private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
   private segmentIds: Map<string, number> | undefined;
   private readonly filterKeys = new Map<string, string>();
+  /** Filter objects validated already (see validate). */
+  private readonly validFilters = new WeakSet<object>();
   /** More-like-this term selection: max df over the searched fields per term (see mltTerms), by field list. */
   private readonly mltDf = new Map<string, Map<string, number>>();
   /** The last few texts analyzed for more-like-this or highlights, with their tokens (see analyzeShared). */
@@ -153,7 +155,7 @@ export class Searcher {
     const lang = req.language ?? 'de';
     if (lang !== 'de' && lang !== 'en') throw new QueryError('invalid_request', `unsupported language "${String(lang)}"`);
     const parsed = typeof req.query === 'string' ? this.parse(req.query, lang) : req.query;
-    if (req.filter !== undefined) validateFilter(req.filter, this.options.schema);
+    if (req.filter !== undefined) this.validate(req.filter);
     const want = offset + limit;
     if (!req.collapseDuplicates) {
       const { top, st } = this.topDocs(parsed, req.filter, want, -1);
@@ -302,7 +304,7 @@ export class Searcher {
    * result is exactly the filtered query's for the selected terms.
    */
   moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
-    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    if (opts.filter !== undefined) this.validate(opts.filter);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.locate(key);
     if (!loc || limit === 0) return [];
@@ -329,6 +331,16 @@ export class Searcher {
     }
     const { top } = this.topDocs(query, opts.filter, limit, exclude, from, MLT_EXHAUSTIVE_COST);
     return top.sorted().map((h) => this.hit(h.doc, h.score));
+  }
+
+  /**
+   * validateFilter once per filter object (a filter must not change once handed to the engine,
+   * as filterKey memoises too): the viewer's filter is passed to every related-list lookup.
+   */
+  private validate(filter: Filter): void {
+    if (this.validFilters.has(filter)) return;
+    validateFilter(filter, this.options.schema);
+    if (filter !== null && typeof filter === 'object') this.validFilters.add(filter);
   }
 
   /** One string per distinct filter key (candidate markers hold it; bounded). */
@@ -458,7 +470,7 @@ export class Searcher {
 
   /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */
   duplicatesOf(key: string, opts: { filter?: Filter; limit: number }): Hit[] {
-    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    if (opts.filter !== undefined) this.validate(opts.filter);
     const loc = this.locate(key);
     if (!loc) return [];
     const sig = this.segments[loc.segment].signature(loc.doc);
