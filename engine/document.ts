@@ -26,6 +26,13 @@ export interface IndexSchema {
   textFields: Record<string, { boost?: number }>;
   keywordFields: string[];
   numericFields: string[];
+  /**
+   * Stored fields (top-level keys of `stored`) that segments written by merges also keep
+   * uncompressed in a display store, so that Searcher.storedFields reads them without
+   * decompressing the doc's stored block: a few short fields that lists of related docs show.
+   * Values whose JSON exceeds 1,024 chars are read from the stored block. Default none.
+   */
+  displayFields?: string[];
 }
 
 export interface CommitInfo {
@@ -77,6 +84,14 @@ function checkFields(kind: string, obj: Record<string, unknown>): string[] {
   if (names.length > LIMITS.fieldsPerKind) throw invalid(`too many ${kind} fields (${names.length})`);
   for (const n of names) if (!FIELD.test(n)) throw invalid(`invalid ${kind} field name: ${JSON.stringify(n)}`);
   return names;
+}
+
+/** Checks `schema.displayFields`: absent, or distinct field names (at most 64). */
+export function validateDisplayFields(fields: unknown): void {
+  if (fields === undefined) return;
+  if (!Array.isArray(fields) || fields.length > LIMITS.fieldsPerKind) throw invalid(`schema.displayFields must be an array of at most ${LIMITS.fieldsPerKind} field names`);
+  for (const f of fields) if (typeof f !== 'string' || !FIELD.test(f)) throw invalid(`invalid display field name: ${JSON.stringify(f)}`);
+  if (new Set(fields).size !== fields.length) throw invalid('schema.displayFields must not repeat a field');
 }
 
 /** Checks a document against the model; returns the stored payload serialised (JSON). */

@@ -8,6 +8,7 @@ import type { Directory } from './directory/types.ts';
 import type { Bm25Params } from './scoring/bm25.ts';
 import type { IndexSchema, EngineEvent } from './document.ts';
 import { EngineError } from './errors.ts';
+import { validateDisplayFields } from './document.ts';
 import { openCommit } from './commit/commit-open.ts';
 import { IndexWriter } from './index-writer.ts';
 import { IndexReader } from './index-reader.ts';
@@ -71,6 +72,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
   if (!schema || typeof schema !== 'object' || typeof schema.textFields !== 'object') {
     throw new EngineError('INVALID_DOCUMENT', 'openIndex: schema.textFields is required');
   }
+  validateDisplayFields(schema.displayFields);
   const interval = options.commitIntervalMs ?? 0;
   if (!Number.isFinite(interval) || interval < 0) throw new EngineError('INVALID_DOCUMENT', 'commitIntervalMs must be >= 0');
   const started = Date.now();
@@ -97,7 +99,9 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     removedFiles: opened.removedFiles,
     staleAnalysisDocs: writer.staleAnalysisDocs,
   });
-  const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log, options.compaction);
+  const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log, options.compaction, {
+        displayFields: schema.displayFields,
+      });
   let timer: ReturnType<typeof setInterval> | null = null;
   if (interval > 0) {
     timer = setInterval(() => {

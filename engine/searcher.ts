@@ -25,7 +25,7 @@ import { highlightText } from './highlight/passages.ts';
 import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
-import { hammingDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn } from './similarity/near-duplicates.ts';
+import { halvesDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
 import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
 import { candidateList, Lru, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
@@ -66,8 +66,29 @@ const MLT_EXHAUSTIVE_COST = 2048;
 const MLT_CANDIDATES = 64;
 /** Source docs whose candidates a searcher keeps. */
 const MLT_CANDIDATE_ENTRIES = 20_000;
+/** Terms whose more-like-this df a searcher keeps (per field list; cleared when full). */
+const MLT_DF_ENTRIES = 500_000;
+/** Texts whose tokens are kept for reuse (a hit's fields: its more-like-this terms, then its highlights). */
+const SHARED_ANALYSES = 4;
+/** Longest text whose tokens are kept. */
+const SHARED_ANALYSIS_CHARS = 50_000;
+
+/** A group of near-duplicate hits: its leader (global doc, score, signature halves) and the others. */
+interface CollapsedGroup {
+  doc: number;
+  score: number;
+  hi: number;
+  lo: number;
+  duplicates?: { doc: number; score: number }[];
+}
 
 export const MAX_LIMIT = 10000;
+
+/** out[name] = value, also for the name `__proto__` (an own property, as JSON.parse makes it). */
+function setField(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
 export const MAX_OFFSET = 100000;
 
 export class Searcher {
@@ -80,10 +101,21 @@ export class Searcher {
   private readonly cache: FilterCache;
   private readonly analyzer: NonNullable<SearcherOptions['analyzer']>;
   private bySize: string[] | undefined;
+  private bySegmentSize: SegmentReader[] | undefined;
   /** Per source doc: the filter key of its first more-like-this, then (from a second filter on) its candidates. */
   private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
   private segmentIds: Map<string, number> | undefined;
   private readonly filterKeys = new Map<string, string>();
+  /** Filter objects validated already (see validate). */
+  private readonly validFilters = new WeakSet<object>();
+  /** More-like-this term selection: max df over the searched fields per term (see mltTerms), by field list. */
+  private readonly mltDf = new Map<string, Map<string, number>>();
+  /** The last few texts analyzed for more-like-this or highlights, with their tokens (see analyzeShared). */
+  private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
+  /** The term weights of the last highlighted (query, field); see termWeights. */
+  private lastWeights: { query: ParsedQuery; text: string; clauses: number; byField: Map<string, Map<string, number>> } | null = null;
+  /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
+  private readonly sigWords: (Uint32Array | false)[] = [];
 
   constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
     this.generation = options.generation;
@@ -123,7 +155,7 @@ export class Searcher {
     const lang = req.language ?? 'de';
     if (lang !== 'de' && lang !== 'en') throw new QueryError('invalid_request', `unsupported language "${String(lang)}"`);
     const parsed = typeof req.query === 'string' ? this.parse(req.query, lang) : req.query;
-    if (req.filter !== undefined) validateFilter(req.filter, this.options.schema);
+    if (req.filter !== undefined) this.validate(req.filter);
     const want = offset + limit;
     if (!req.collapseDuplicates) {
       const { top, st } = this.topDocs(parsed, req.filter, want, -1);
@@ -135,7 +167,12 @@ export class Searcher {
       const { top, st } = this.topDocs(parsed, req.filter, fetch, -1);
       const groups = this.collapse(top.sorted());
       if (groups.length >= want || top.size < fetch || fetch >= MAX_LIMIT + MAX_OFFSET) {
-        return { total: st.count, totalIsExact: st.exact, hits: groups.slice(offset, want) };
+        const hits = groups.slice(offset, want).map((g) => {
+          const hit = this.hit(g.doc, g.score);
+          if (g.duplicates) hit.duplicates = g.duplicates.map((d) => this.hit(d.doc, d.score));
+          return hit;
+        });
+        return { total: st.count, totalIsExact: st.exact, hits };
       }
       fetch = Math.min(MAX_LIMIT + MAX_OFFSET, fetch * 4);
     }
@@ -238,7 +275,7 @@ export class Searcher {
       if (typeof text !== 'string' || text.length === 0) continue;
       const weights = this.termWeights(parsed, field);
       const head = text.slice(0, opts.maxAnalyzedChars ?? 50000);
-      all.push(...highlightText(field, head, this.analyzer.analyze(head, lang), weights, { ...opts, maxPassages }));
+      all.push(...highlightText(field, head, this.analyzeShared(head, lang), weights, { ...opts, maxPassages }));
     }
     if (all.length <= maxPassages) return all;
     const keep = new Set([...all].sort((a, b) => b.score - a.score).slice(0, maxPassages));
@@ -267,7 +304,7 @@ export class Searcher {
    * result is exactly the filtered query's for the selected terms.
    */
   moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
-    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    if (opts.filter !== undefined) this.validate(opts.filter);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.locate(key);
     if (!loc || limit === 0) return [];
@@ -294,6 +331,16 @@ export class Searcher {
     }
     const { top } = this.topDocs(query, opts.filter, limit, exclude, from, MLT_EXHAUSTIVE_COST);
     return top.sorted().map((h) => this.hit(h.doc, h.score));
+  }
+
+  /**
+   * validateFilter once per filter object (a filter must not change once handed to the engine,
+   * as filterKey memoises too): the viewer's filter is passed to every related-list lookup.
+   */
+  private validate(filter: Filter): void {
+    if (this.validFilters.has(filter)) return;
+    validateFilter(filter, this.options.schema);
+    if (filter !== null && typeof filter === 'object') this.validFilters.add(filter);
   }
 
   /** One string per distinct filter key (candidate markers hold it; bounded). */
@@ -332,26 +379,61 @@ export class Searcher {
     const lang = r.language(loc.doc);
     const names = new Set(from.map((f) => f.name));
     const fields = this.fieldsBySize().filter((name) => names.has(name));
+    // The max df over `fields` per term, kept for this snapshot: exact (>= 0) or, when it
+    // exceeded the cap it was asked under, -(the value found), which answers any lower cap.
+    const fkey = fields.join('\u0000');
+    let memo = this.mltDf.get(fkey);
+    if (memo === undefined) this.mltDf.set(fkey, (memo = new Map()));
+    if (memo.size >= MLT_DF_ENTRIES) memo.clear();
+    const dfs = memo;
+    const segs = (this.bySegmentSize ??= [...this.segments].sort((a, b) => b.maxDoc - a.maxDoc));
     const stats = {
       numDocs: this.numDocs,
       docFreq: (term: string, atMost: number) => {
+        const m = dfs.get(term);
+        if (m !== undefined) {
+          if (m >= 0) return m;
+          if (-m > atMost) return -m;
+        }
+        // Read from the segments' dictionaries (largest first) rather than through the
+        // snapshot statistics: most of a document's rare terms are asked for once.
         let df = 0;
         for (const f of fields) {
-          const d = this.stats.docFreqAtMost(f, term, atMost);
+          let d = 0;
+          for (const r of segs) {
+            d += r.termStats(f, term)?.docFreq ?? 0;
+            if (d > atMost) break;
+          }
           if (d > df) df = d;
           if (df > atMost) break;
         }
+        dfs.set(term, df > atMost ? -df : df);
         return df;
       },
     };
     const entry: SelectedTerms = {
-      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, this.analyzer.analyze, stats, opts),
+      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, (text, l) => this.analyzeShared(text, l), stats, opts),
       language: lang,
       numDocs: this.numDocs,
       generation: this.generation,
     };
     terms.set(tkey, entry);
     return entry;
+  }
+
+  /**
+   * The analyzer's tokens of `text`, shared by the last few callers asking for the same text
+   * (a hit's more-like-this terms and then its highlights analyze the same fields). Read-only.
+   */
+  private analyzeShared(text: string, lang: Language): Token[] {
+    const cache = this.analyzed;
+    for (let i = 0; i < cache.length; i++) if (cache[i].lang === lang && cache[i].text === text) return cache[i].tokens;
+    const tokens = this.analyzer.analyze(text, lang);
+    if (text.length <= SHARED_ANALYSIS_CHARS) {
+      cache.unshift({ text, lang, tokens });
+      if (cache.length > SHARED_ANALYSES) cache.pop();
+    }
+    return tokens;
   }
 
   /** Whether the doc version `ref` (segment id, segment-local doc) is live in this snapshot. */
@@ -363,6 +445,23 @@ export class Searcher {
     return Number.isInteger(ref.doc) && ref.doc >= 0 && ref.doc < r.maxDoc && !r.isDeleted(ref.doc);
   }
 
+  /**
+   * Stored fields `names` of the hit's doc in this snapshot (fields it lacks left out; {} when the
+   * doc is gone): the values of `hit.stored`, read from the segment's display store when it holds
+   * them (schema `displayFields`), so no stored block is decompressed, else from the stored payload.
+   */
+  storedFields(hit: Hit, names: readonly string[]): Record<string, unknown> {
+    const loc = this.resolve(hit);
+    if (!loc) return {};
+    const r = this.segments[loc.segment];
+    const fast = r.storedFields?.(loc.doc, names);
+    if (fast) return fast;
+    const stored = r.stored(loc.doc);
+    const out: Record<string, unknown> = {};
+    for (const n of names) if (Object.prototype.hasOwnProperty.call(stored, n)) setField(out, n, stored[n]);
+    return out;
+  }
+
   /** Values of keyword column `field` of the hit's doc in this snapshot ([] when it has none or is gone). */
   keywordsOf(hit: Hit, field: string): readonly string[] {
     const loc = this.resolve(hit);
@@ -371,7 +470,7 @@ export class Searcher {
 
   /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */
   duplicatesOf(key: string, opts: { filter?: Filter; limit: number }): Hit[] {
-    if (opts.filter !== undefined) validateFilter(opts.filter, this.options.schema);
+    if (opts.filter !== undefined) this.validate(opts.filter);
     const loc = this.locate(key);
     if (!loc) return [];
     const sig = this.segments[loc.segment].signature(loc.doc);
@@ -405,22 +504,47 @@ export class Searcher {
       .map((f) => f.name));
   }
 
-  /** Group hits (best first) whose signatures are within 3 bits of a better hit. */
-  private collapse(sorted: { score: number; doc: number }[]): Hit[] {
-    const leaders: { hit: Hit; sig: bigint }[] = [];
+  /**
+   * Groups hits (best first) whose signatures are within 3 bits of a better group leader;
+   * Hit objects are made by the caller, for the groups it returns only.
+   */
+  private collapse(sorted: { score: number; doc: number }[]): CollapsedGroup[] {
+    const leaders: CollapsedGroup[] = [];
     for (const h of sorted) {
       const { segment, doc } = this.split(h.doc);
-      const sig = this.segments[segment].signature(doc);
-      const hit = this.hit(h.doc, h.score);
-      const leader = leaders.find((l) => hammingDistance(l.sig, sig) <= MAX_DUPLICATE_DISTANCE);
-      if (leader) (leader.hit.duplicates ??= []).push(hit);
-      else leaders.push({ hit, sig });
+      const words = (this.sigWords[segment] ??= signatureWords(this.segments[segment]) ?? false);
+      let hi: number;
+      let lo: number;
+      if (words) {
+        lo = words[2 * doc];
+        hi = words[2 * doc + 1];
+      } else [hi, lo] = splitSignature(this.segments[segment].signature(doc));
+      let leader: CollapsedGroup | undefined;
+      for (const l of leaders) {
+        if (halvesDistance(l.hi, l.lo, hi, lo) <= MAX_DUPLICATE_DISTANCE) {
+          leader = l;
+          break;
+        }
+      }
+      if (leader) (leader.duplicates ??= []).push(h);
+      else leaders.push({ doc: h.doc, score: h.score, hi, lo });
     }
-    return leaders.map((l) => l.hit);
+    return leaders;
   }
 
   /** idf of each query term in `field` (compound parts and phrase terms included, excluded terms not). */
   private termWeights(q: ParsedQuery, field: string): Map<string, number> {
+    // The hits of one search are highlighted with the same parsed query: keep its weights.
+    let last = this.lastWeights;
+    if (last === null || last.query !== q || last.text !== q.text || last.clauses !== q.clauses.length) {
+      last = this.lastWeights = { query: q, text: q.text, clauses: q.clauses.length, byField: new Map() };
+    }
+    let weights = last.byField.get(field);
+    if (weights === undefined) last.byField.set(field, (weights = this.computeTermWeights(q, field)));
+    return weights;
+  }
+
+  private computeTermWeights(q: ParsedQuery, field: string): Map<string, number> {
     const fs = this.stats.field(field);
     const out = new Map<string, number>();
     const add = (t: string) => {

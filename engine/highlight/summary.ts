@@ -23,23 +23,31 @@ const WORD = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu;
 export function summarize(text: string, options: Partial<SummaryOptions> = {}): string {
   const o = { ...DEFAULT_SUMMARY, ...options };
   const head = text.slice(0, Math.max(o.maxLength * 20, 4000));
-  const sentences = splitSentences(head)
-    .map(([s, e]) => head.slice(s, e).replace(/\s+/g, ' ').trim())
-    .filter((s) => s.length > 0);
-  if (sentences.length === 0) return '';
-  const meaningful = sentences.filter((s) => (s.match(WORD)?.length ?? 0) >= o.minWords);
-  const pool = meaningful.length > 0 ? meaningful : sentences;
+  const spans = splitSentences(head);
+  return fill(head, spans, o, true) ?? fill(head, spans, o, false) ?? '';
+}
+
+/**
+ * The summary built from the sentences in order (only the meaningful ones when `meaningfulOnly`),
+ * normalising each only when it is reached; null when there is no such sentence.
+ */
+function fill(head: string, spans: readonly [number, number][], o: SummaryOptions, meaningfulOnly: boolean): string | null {
   let out = '';
-  for (const s of pool) {
-    const next = out ? `${out} ${s}` : s;
+  let any = false;
+  for (const [s, e] of spans) {
+    const sentence = head.slice(s, e).replace(/\s+/g, ' ').trim();
+    if (sentence.length === 0) continue;
+    if (meaningfulOnly && (sentence.match(WORD)?.length ?? 0) < o.minWords) continue;
+    any = true;
+    const next = out ? `${out} ${sentence}` : sentence;
     if (next.length > o.maxLength) {
-      if (!out) out = cutAtWord(s, o.maxLength);
+      if (!out) out = cutAtWord(sentence, o.maxLength);
       break;
     }
     out = next;
     if (out.length >= o.targetLength) break;
   }
-  return out;
+  return any ? out : null;
 }
 
 /** Cut `s` to at most `max` chars at a word boundary, ending with "…". */

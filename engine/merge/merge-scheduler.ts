@@ -9,6 +9,8 @@
  * With idle compaction on (idle-compaction.ts), a writer that saw no add or delete for `idleMs`
  * gets further merges, one at a time, until the compaction policy finds none; any write stops
  * the sequence before its next merge (the running one completes like any background merge).
+ * When nothing is left to compact, a segment without the schema's display store (display
+ * fields) is rewritten alone, once, smallest first (see displayUpgrade).
  */
 import type { Directory } from '../directory/types.ts';
 import type { EngineEvent } from '../document.ts';
@@ -16,7 +18,7 @@ import type { IndexWriter, LiveSegment } from '../index-writer.ts';
 import { SegmentCore, isDeletedIn } from '../segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';
-import { mergeSegments, type MergeSource } from './merger.ts';
+import { mergeSegments, type MergeOptions, type MergeSource } from './merger.ts';
 import { MergeThread } from './merge-thread.ts';
 import { DEFAULT_COMPACTION, findIdleMerge, type CompactionOptions } from './idle-compaction.ts';
 
@@ -44,6 +46,8 @@ export class MergeScheduler {
     policy: Partial<MergePolicyOptions>,
     private readonly log?: (event: EngineEvent) => void,
     compaction: Partial<CompactionOptions> = {},
+    /** How merged segments are written (their display fields). */
+    private readonly segmentOptions: MergeOptions = {},
   ) {
     this.policy = { ...DEFAULT_MERGE_POLICY, ...policy };
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
@@ -71,7 +75,9 @@ export class MergeScheduler {
       return;
     }
     if (now - this.quietSince < this.compaction.idleMs) return;
-    const { candidates, ids } = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
+    const plan = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
+    const { candidates } = plan;
+    const ids = plan.ids ?? this.displayUpgrade(candidates);
     if (!ids) {
       if (!this.settled) {
         this.settled = true;
@@ -162,6 +168,23 @@ export class MergeScheduler {
     return { candidates, ids };
   }
 
+  /**
+   * A segment written without the schema's display store (by a flush, or by an older
+   * version), smallest first, to be rewritten alone: once per segment, when there is nothing
+   * to compact, so that an index nobody writes to ends up reading display fields uncompressed.
+   */
+  private displayUpgrade(candidates: readonly LiveSegment[]): string[] | null {
+    const want = this.segmentOptions.displayFields ?? [];
+    if (want.length === 0) return null;
+    const key = want.join('\u0001');
+    let pick: LiveSegment | null = null;
+    for (const s of candidates) {
+      if (s.core.maxDoc === 0 || s.delCount >= s.core.maxDoc || (s.core.meta.displayFields ?? []).join('\u0001') === key) continue;
+      if (pick === null || s.core.sizeBytes < pick.core.sizeBytes) pick = s;
+    }
+    return pick ? [pick.core.id] : null;
+  }
+
   /** Stops scheduling and aborts the running merge. */
   async close(): Promise<void> {
     this.closed = true;
@@ -172,7 +195,7 @@ export class MergeScheduler {
 
   /** The merged segment's file image and doc maps: from the merge thread, else merged here. */
   private async merge(id: string, sources: MergeSource[], stop: () => boolean): Promise<{ bytes: Uint8Array; docMaps: Int32Array[]; thread: boolean }> {
-    const offThread = this.thread.merge(id, sources);
+    const offThread = this.thread.merge(id, sources, this.segmentOptions);
     if (offThread) {
       try {
         return { ...(await offThread), thread: true };
@@ -182,7 +205,7 @@ export class MergeScheduler {
         // where a real error in the sources repeats and is reported
       }
     }
-    const { segment, docMaps } = await mergeSegments(id, sources, stop);
+    const { segment, docMaps } = await mergeSegments(id, sources, stop, this.segmentOptions);
     return { bytes: concatChunks(segment.chunks, segment.size), docMaps, thread: false };
   }
 

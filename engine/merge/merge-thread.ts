@@ -15,12 +15,14 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../errors.ts';
-import type { MergeSource } from './merger.ts';
+import type { MergeOptions, MergeSource } from './merger.ts';
 
 export interface MergeRequest {
   job: number;
   id: string;
   sources: { id: string; bytes: Uint8Array; bits: Uint8Array }[];
+  /** mergeSegments options (display fields). */
+  options?: MergeOptions;
 }
 
 export interface MergeReply {
@@ -53,7 +55,7 @@ export class MergeThread {
   constructor(private readonly idleMs = IDLE_MS) {}
 
   /** Merges `sources` into segment `id` on the thread; null when the thread is unavailable. */
-  merge(id: string, sources: readonly MergeSource[]): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
+  merge(id: string, sources: readonly MergeSource[], options: MergeOptions = {}): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
     const w = this.start();
     if (!w) return null;
     if (this.idle) {
@@ -61,7 +63,12 @@ export class MergeThread {
       this.idle = null;
     }
     const job = this.nextJob++;
-    const req: MergeRequest = { job, id, sources: sources.map((s) => ({ id: s.core.id, bytes: s.core.bytes, bits: s.bits })) };
+    const req: MergeRequest = {
+      job,
+      id,
+      sources: sources.map((s) => ({ id: s.core.id, bytes: s.core.bytes, bits: s.bits })),
+      options: { displayFields: options.displayFields ? [...options.displayFields] : undefined },
+    };
     const done = new Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }>((resolve, reject) => this.jobs.set(job, { resolve, reject }));
     try {
       w.postMessage(req);

@@ -23,6 +23,6 @@ port.on('message', (req: MergeRequest) => {
 
 async function run(req: MergeRequest): Promise<MergeReply & { bytes: Uint8Array; docMaps: Int32Array[] }> {
   const sources = req.sources.map((s) => ({ core: new SegmentCore(s.bytes, segmentFileName(s.id)), bits: s.bits }));
-  const { segment, docMaps } = await mergeSegments(req.id, sources);
+  const { segment, docMaps } = await mergeSegments(req.id, sources, undefined, req.options ?? {});
   return { job: req.job, bytes: concatChunks(segment.chunks, segment.size), docMaps };
 }

@@ -1,7 +1,9 @@
 /**
  * Segment merger: writes one new segment holding the live docs of several source segments
  * (deleted docs are purged), in source order. Term dictionaries are k-way merged, postings
- * re-encoded with remapped doc ids, columns, keys, signatures and stored docs copied.
+ * re-encoded with remapped doc ids, columns, keys, signatures and stored docs copied. With
+ * `displayFields`, the merged segment gets a display store of those stored fields (records copied
+ * from sources with the same display fields, else made from the stored payloads).
  * The work runs in slices of about SLICE_MS, yielding to the event loop in between, so commits,
  * writers and searchers keep running (a commit is a chain of I/O steps: each one waits for the
  * slice in progress); `shouldStop()` aborts it (the caller discards the result).
@@ -26,6 +28,11 @@ export interface MergeSource {
   bits: Uint8Array;
 }
 
+export interface MergeOptions {
+  /** Stored fields kept in the merged segment's display store (store/display-store.ts). Default none. */
+  displayFields?: readonly string[];
+}
+
 export interface MergeResult {
   segment: FlushedSegment;
   /** Per source: old doc -> new doc, -1 for purged docs. */
@@ -37,7 +44,12 @@ const SLICE_MS = 8;
 /** Units of work (postings, docs) between two looks at the clock. */
 const CHECK_EVERY = 2_000;
 
-export async function mergeSegments(id: string, sources: readonly MergeSource[], shouldStop: () => boolean = () => false): Promise<MergeResult> {
+export async function mergeSegments(
+  id: string,
+  sources: readonly MergeSource[],
+  shouldStop: () => boolean = () => false,
+  options: MergeOptions = {},
+): Promise<MergeResult> {
   let work = 0;
   let sliceStart = performance.now();
   const tick = async (n: number) => {
@@ -133,19 +145,22 @@ export async function mergeSegments(id: string, sources: readonly MergeSource[],
 
   const keys: string[] = new Array(maxDoc);
   const sigs = new BigUint64Array(maxDoc);
-  const stored = new StoredWriter();
+  const stored = new StoredWriter({ displayFields: options.displayFields });
+  const fields = stored.displayFields.join('\u0001');
   for (let i = 0; i < sources.length; i++) {
     const core = sources[i].core;
     const map = docMaps[i];
     const keysReader = core.keys();
     const srcSigs = core.signatures();
     const storedReader = core.stored();
+    const srcDisplay = fields !== '' ? core.display() : null;
+    const copyDisplay = srcDisplay !== null && srcDisplay.fields.join('\u0001') === fields ? srcDisplay : null;
     for (let d = 0; d < map.length; d++) {
       const nd = map[d];
       if (nd < 0) continue;
       keys[nd] = keysReader.key(d);
       sigs[nd] = srcSigs[d];
-      stored.add(storedReader.doc(d));
+      stored.add(storedReader.doc(d), copyDisplay?.record(d));
       if ((nd & 63) === 0) await tick(64 * 8); // a stored doc costs about as much as 8 postings
     }
   }

@@ -15,6 +15,7 @@ import { KeywordColumnReader } from './columns-reader.ts';
 import { KeysReader } from './keys.ts';
 import { StoredReader } from '../store/stored-reader.ts';
 import { decodePayload, type StoredPayload } from '../store/payload.ts';
+import { DisplayReader } from '../store/display-store.ts';
 import { NORM_TABLE } from './norms.ts';
 import type { FieldStats, PostingsIterator, SegmentReader, TermStats } from './types.ts';
 
@@ -31,6 +32,7 @@ export class SegmentCore {
   private readonly kwCache = new Map<string, KeywordColumnReader>();
   private keysReader: KeysReader | null = null;
   private storedReader: StoredReader | null = null;
+  private displayReader: DisplayReader | null | undefined;
   private sigs: BigUint64Array | null = null;
   readonly pdoc: Uint8Array;
   readonly ppos: Uint8Array;
@@ -137,6 +139,20 @@ export class SegmentCore {
     return this.storedReader;
   }
 
+  /** The display store (store/display-store.ts), null when the segment was written without one. */
+  display(): DisplayReader | null {
+    if (this.displayReader === undefined) {
+      const fields = this.meta.displayFields;
+      if (!Array.isArray(fields) || fields.length === 0) this.displayReader = null;
+      else {
+        const r = new DisplayReader(fields, this.file.u8('ddata'), this.file.f64('doff'));
+        if (r.maxDoc !== this.maxDoc) throw new EngineError('CORRUPT_INDEX', `segment ${this.id}: display store size mismatch`);
+        this.displayReader = r;
+      }
+    }
+    return this.displayReader;
+  }
+
   private lastPayload: { doc: number; value: StoredPayload } | null = null;
 
   /** Decoded stored payload of `doc` (the last one is cached: text() and stored() often follow each other). */
@@ -233,6 +249,12 @@ export class SegmentView implements SegmentReader {
     return this.core.payload(doc).s ?? {};
   }
 
+  /** Stored fields `names` of `doc` from the display store; null when it lacks one of them (read stored()). */
+  storedFields(doc: number, names: readonly string[]): Record<string, unknown> | null {
+    const d = this.core.display();
+    return d !== null && d.covers(names) ? d.values(doc, names) : null;
+  }
+
   text(doc: number): Record<string, string> {
     return this.core.payload(doc).t ?? {};
   }
@@ -243,6 +265,10 @@ export class SegmentView implements SegmentReader {
 
   signature(doc: number): bigint {
     return this.core.signatures()[doc];
+  }
+
+  signatures(): BigUint64Array {
+    return this.core.signatures();
   }
 
   /** Live doc with `key` in this snapshot, or -1. */

@@ -5,7 +5,9 @@
  * columns, keys, SimHash signatures and the stored-field blocks.
  *
  * Section names: pdoc / ppos (postings streams of all fields), t:<field>:terms|tidx|norms,
- * k:<field>:vals|dstart|ords|vstart|vdocs, n:<field>, kblob|koff|khi|klo|kdoc, sig, sdata|sfirst|soff.
+ * k:<field>:vals|dstart|ords|vstart|vdocs, n:<field>, kblob|koff|khi|klo|kdoc, sig, sdata|sfirst|soff,
+ * and, when the stored fields come with a display store (store/display-store.ts), ddata|doff with
+ * the field names in the meta's `displayFields` (segments without them have no display store).
  */
 import { PostingsWriter } from './postings-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
@@ -25,6 +27,8 @@ export interface SegmentMeta {
   textFields: Record<string, TextFieldMeta>;
   keywordFields: string[];
   numericFields: string[];
+  /** Fields of the display store (absent: the segment has none). */
+  displayFields?: string[];
 }
 
 export class SegmentWriter {
@@ -76,6 +80,11 @@ export class SegmentWriter {
     this.file.add('sdata', s.data);
     this.file.add('sfirst', s.firstDocs);
     this.file.add('soff', s.offsets);
+    if (s.display) {
+      this.file.add('ddata', s.display.data);
+      this.file.add('doff', s.display.offsets);
+      this.meta.displayFields = s.display.fields;
+    }
   }
 
   /** Completes the file: chunks to write and total size. */

@@ -88,10 +88,17 @@ export interface SegmentReader {
   key(doc: number): string;
   /** Stored fields of `doc` (decompressed on demand). */
   stored(doc: number): Record<string, unknown>;
+  /**
+   * Optional: stored fields `names` of `doc` (absent ones left out) read without decompressing
+   * its stored block, or null when this segment cannot (then read them from stored()).
+   */
+  storedFields?(doc: number, names: readonly string[]): Record<string, unknown> | null;
   /** Original (unanalyzed) text fields of `doc`, for highlights and summaries (decompressed on demand). */
   text(doc: number): Record<string, string>;
   /** Language the doc was analyzed with. */
   language(doc: number): 'de' | 'en';
   /** 64-bit near-duplicate signature (SimHash) of the doc's text. */
   signature(doc: number): bigint;
+  /** Optional: the signature column, signatures()[doc] === signature(doc). */
+  signatures?(): BigUint64Array;
 }

@@ -30,9 +30,26 @@ export function hammingDistance(a: bigint, b: bigint): number {
   return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
 }
 
+/** hammingDistance of two signatures given as their high and low 32-bit halves. */
+export function halvesDistance(ah: number, al: number, bh: number, bl: number): number {
+  return popcount32((ah ^ bh) >>> 0) + popcount32((al ^ bl) >>> 0);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The signatures of `reader` as 32-bit words (low half of doc d at 2d, high half at 2d + 1),
+ * viewing its signature column without copying; null when the reader does not expose the
+ * column (or on a big-endian platform): use splitSignature(reader.signature(d)) instead.
+ */
+export function signatureWords(reader: SegmentReader): Uint32Array | null {
+  const sigs = LITTLE_ENDIAN ? reader.signatures?.() : undefined;
+  return sigs ? new Uint32Array(sigs.buffer, sigs.byteOffset, sigs.length * 2) : null;
+}
+
 interface BandIndex {
-  hi: Uint32Array;
-  lo: Uint32Array;
+  /** Signatures as 32-bit words: low half of doc d at 2d, high half at 2d + 1. */
+  words: Uint32Array;
   /** Per band: start offsets (65537) into docs, and docs ordered by band value. */
   starts: Uint32Array[];
   docs: Int32Array[];
@@ -59,26 +76,28 @@ function bandIndex(reader: SegmentReader): BandIndex {
   let idx = indexes.get(owner(reader));
   if (idx) return idx;
   const n = reader.maxDoc;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  for (let d = 0; d < n; d++) {
-    const [h, l] = splitSignature(reader.signature(d));
-    hi[d] = h;
-    lo[d] = l;
+  let words = signatureWords(reader);
+  if (!words) {
+    words = new Uint32Array(2 * n);
+    for (let d = 0; d < n; d++) {
+      const [h, l] = splitSignature(reader.signature(d));
+      words[2 * d] = l;
+      words[2 * d + 1] = h;
+    }
   }
   const starts: Uint32Array[] = [];
   const docs: Int32Array[] = [];
   for (let band = 0; band < 4; band++) {
     const start = new Uint32Array(65537);
-    for (let d = 0; d < n; d++) start[bandValue(hi[d], lo[d], band) + 1]++;
+    for (let d = 0; d < n; d++) start[bandValue(words[2 * d + 1], words[2 * d], band) + 1]++;
     for (let v = 0; v < 65536; v++) start[v + 1] += start[v];
     const fill = start.slice(0, 65536);
     const order = new Int32Array(n);
-    for (let d = 0; d < n; d++) order[fill[bandValue(hi[d], lo[d], band)]++] = d;
+    for (let d = 0; d < n; d++) order[fill[bandValue(words[2 * d + 1], words[2 * d], band)]++] = d;
     starts.push(start);
     docs.push(order);
   }
-  idx = { hi, lo, starts, docs };
+  idx = { words, starts, docs };
   indexes.set(owner(reader), idx);
   return idx;
 }
@@ -97,16 +116,18 @@ export function nearDuplicatesIn(
     const v = want[band];
     const s = idx.starts[band][v];
     const e = idx.starts[band][v + 1];
+    const docs = idx.docs[band];
+    const words = idx.words;
     for (let i = s; i < e; i++) {
-      const d = idx.docs[band][i];
-      const dh = idx.hi[d];
-      const dl = idx.lo[d];
+      const d = docs[i];
+      const dl = words[2 * d];
+      const dh = words[2 * d + 1];
+      const dist = popcount32((dh ^ h) >>> 0) + popcount32((dl ^ l) >>> 0);
+      if (dist > maxDistance) continue;
       // Seen already under an earlier band with the same value.
       let seen = false;
       for (let b = 0; b < band && !seen; b++) seen = bandValue(dh, dl, b) === want[b];
-      if (seen) continue;
-      const dist = popcount32((dh ^ h) >>> 0) + popcount32((dl ^ l) >>> 0);
-      if (dist <= maxDistance) out.push({ doc: d, distance: dist });
+      if (!seen) out.push({ doc: d, distance: dist });
     }
   }
   return out.length > 1 ? out.sort((a, b) => a.distance - b.distance || a.doc - b.doc) : out;

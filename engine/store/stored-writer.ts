@@ -13,10 +13,13 @@
  * Block (before compression): varint n, n x varint docLength (UTF-16 code units), then the
  * docs' UTF-8 text back to back (one encode per block; a reader decodes the block once and slices).
  * Sections: data (compressed blocks back to back), firstDoc per block (Int32), offsets (Float64, n+1).
+ * With `displayFields`, the writer also keeps those stored fields of every doc in a display
+ * store (display-store.ts: uncompressed, read without inflating a block).
  */
 import { ByteWriter } from '../segment/bytes.ts';
 import { compressBlock } from './compressor.ts';
-import { writePayload } from './payload.ts';
+import { decodePayload, writePayload } from './payload.ts';
+import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
 
 export const STORED_BLOCK_CHARS = 8 * 1024;
@@ -25,6 +28,13 @@ export interface StoredBlocks {
   data: Uint8Array[];
   firstDocs: Int32Array;
   offsets: Float64Array;
+  /** The display store, when the writer was given display fields. */
+  display?: DisplaySections;
+}
+
+export interface StoredWriterOptions {
+  /** Stored fields also kept in the display store (display-store.ts). Default none (no display store). */
+  displayFields?: readonly string[];
 }
 
 const scratch = new ByteWriter(64 * 1024);
@@ -38,9 +48,28 @@ export class StoredWriter {
   private blockFirst = 0;
   private readonly firstDocs: number[] = [];
   private readonly blocks: Promise<Uint8Array>[] = [];
+  private readonly display: DisplayWriter | null;
 
-  /** Appends the next doc (doc ids are implicit, 0, 1, 2...). */
-  add(doc: string): void {
+  constructor(options: StoredWriterOptions = {}) {
+    const fields = options.displayFields ?? [];
+    this.display = fields.length > 0 ? new DisplayWriter(fields) : null;
+  }
+
+  /** The display fields (empty without a display store). */
+  get displayFields(): readonly string[] {
+    return this.display?.fields ?? [];
+  }
+
+  /**
+   * Appends the next doc as its payload string (doc ids are implicit, 0, 1, 2...). With a display
+   * store, `displayRecord` is the doc's display record for this writer's display fields when the
+   * caller has it (copied from a segment with the same fields); else it is made from the payload.
+   */
+  add(doc: string, displayRecord?: string): void {
+    if (this.display) {
+      if (displayRecord !== undefined) this.display.addRecord(displayRecord);
+      else this.display.add(decodePayload(doc).s);
+    }
     this.text.utf8(doc);
     this.added(doc.length);
   }
@@ -51,6 +80,7 @@ export class StoredWriter {
    */
   addPayload(lang: Language, text: Record<string, string>, stored: Record<string, unknown>): number {
     const length = writePayload(this.text, lang, text, stored);
+    this.display?.add(stored);
     this.added(length);
     return length;
   }
@@ -73,7 +103,9 @@ export class StoredWriter {
     const data = await Promise.all(this.blocks);
     const offsets = new Float64Array(data.length + 1);
     for (let i = 0; i < data.length; i++) offsets[i + 1] = offsets[i] + data[i].length;
-    return { data, firstDocs: Int32Array.from(this.firstDocs), offsets };
+    const out: StoredBlocks = { data, firstDocs: Int32Array.from(this.firstDocs), offsets };
+    if (this.display) out.display = this.display.finish();
+    return out;
   }
 
   private seal(): void {

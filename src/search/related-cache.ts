@@ -87,7 +87,12 @@ export class RelatedCache {
 
   /** The key prefix of one viewer (sorted tokens) on one snapshot. */
   scope(generation: number, tokens: readonly string[]): string {
-    return `${generation}|${this.viewer(tokens)}|`;
+    return this.viewerScope(generation, this.viewer(tokens));
+  }
+
+  /** The key prefix of the viewer with token-set id `viewer` (see viewer()) on one snapshot. */
+  viewerScope(generation: number, viewer: number): string {
+    return `${generation}|${viewer}|`;
   }
 
   /**

@@ -19,6 +19,7 @@ import type { Filter, Hit, ParsedQuery, Searcher } from '../../engine/index.ts';
 import { parentPath } from '../documents/convert.ts';
 import { compoundSubValue } from '../indexing/names.ts';
 import type { IndexingState } from '../indexing/state.ts';
+import { RELATED_STORED_FIELDS } from './index-schema.ts';
 import { highlightMarkup } from './markup.ts';
 import type { RelatedCache, RelatedLists } from './related-cache.ts';
 
@@ -79,11 +80,15 @@ function related(key: string, stored: Record<string, unknown>): RelatedDoc {
   return { id: key, title: str(stored.title), path_preview: str(stored.path_preview), data_source: str(stored.datasource) };
 }
 
-/** The entry of an engine hit; stored fields are read (decompressed) only on a cache miss. */
+/**
+ * The entry of an engine hit; its stored fields are read only on a cache miss, from the
+ * segment's display store where it has one (no stored block decompressed).
+ */
 function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
+  const read = () => related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS));
   const store = ctx.cache?.store;
-  if (!store || !h.ref) return related(h.key, h.stored);
-  return store.relatedDoc(`${h.ref.segmentId}\u0000${h.ref.doc}`, () => related(h.key, h.stored));
+  if (!store || !h.ref) return read();
+  return store.relatedDoc(`${h.ref.segmentId}\u0000${h.ref.doc}`, read);
 }
 
 /** Compound sub values, '' for subs the datasource no longer declares. */

@@ -122,7 +122,8 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
   try {
     const query = searcher.parse(params.query, params.language ?? 'de');
     const found = searcher.search({ query, filter: filters.length === 1 ? visibility : { and: filters }, limit: count, offset, collapseDuplicates: true });
-    const cache = { store: related, scope: related.scope(searcher.generation, tokens), viewer: related.viewer(tokens), now: deps.now() };
+    const viewer = related.viewer(tokens);
+    const cache = { store: related, scope: related.viewerScope(searcher.generation, viewer), viewer, now: deps.now() };
     return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, state, cache }, hit)) };
   } catch (err) {
     if (err instanceof QueryError && (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')) {
