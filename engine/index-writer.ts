@@ -52,6 +52,8 @@ export interface WriterOptions {
   /** ...or when it holds this many tokens (default 1 M; about 20 bytes each while flushing). */
   maxBufferedTokens?: number;
   log?: (event: EngineEvent) => void;
+  /** Stored fields flushed segments also keep in their display store (schema.displayFields). */
+  displayFields?: readonly string[];
 }
 
 /** Published to the reader after every commit. */
@@ -96,7 +98,7 @@ export class IndexWriter {
     this.commitLog = new CommitLogWriter(dir, opened.log);
     this.ramBufferBytes = options.ramBufferBytes ?? 32 * 1024 * 1024;
     this.maxBufferedTokens = options.maxBufferedTokens ?? 1_000_000;
-    this.buffer = new SegmentBuffer();
+    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields });
     opened.point.segments.forEach((entry, i) => {
       const s = opened.segments[i];
       this.segments.push({ core: s.core, bits: s.bits, delCount: s.delCount, committedDelGen: entry.delGen, committedDelCount: s.delCount, merging: false, analysis: entry.analysis ?? 1 });
@@ -209,7 +211,7 @@ export class IndexWriter {
   private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
-    this.buffer = new SegmentBuffer();
+    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields });
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();

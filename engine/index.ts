@@ -88,6 +88,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     log: options.log,
     ramBufferBytes: options.ramBufferBytes,
     maxBufferedTokens: options.maxBufferedTokens,
+    displayFields: schema.displayFields,
   });
   const reader = new IndexReader(writer, { schema, bm25: options.bm25 });
   options.log?.({

@@ -86,11 +86,16 @@ export class SegmentBuffer {
   private readonly keywordCols = new Map<string, KeywordColumnWriter>();
   private readonly numericCols = new Map<string, FloatList>();
   private sigs = new IntList(2048);
-  private readonly stored = new StoredWriter();
+  private readonly stored: StoredWriter;
   private readonly docTerms = new IntList(256);
   private readonly simhash = new SimHashBuilder();
   /** Approximate RAM use in bytes (drives flushing). */
   bytesUsed = 0;
+
+  /** @param options.displayFields stored fields also kept in the segment's display store (schema.displayFields). */
+  constructor(options: { displayFields?: readonly string[] } = {}) {
+    this.stored = new StoredWriter({ displayFields: options.displayFields });
+  }
 
   get numDocs(): number {
     return this.keys.length;

@@ -1,7 +1,7 @@
 /**
- * Display fields (schema `displayFields`) across merges: merged segments carry a display store
- * aligned with their docs (deleted docs purged), segments written without one (as by an index
- * opened without display fields, or by a flush) still answer Searcher.storedFields from the
+ * Display fields (schema `displayFields`) across flushes and merges: flushed and merged segments
+ * carry a display store aligned with their docs (deleted docs purged), segments written without
+ * one (by an index opened without display fields) still answer Searcher.storedFields from the
  * stored payload, and either way storedFields gives exactly the stored values.
  */
 import { describe, it } from 'node:test';
@@ -44,7 +44,7 @@ function checkAll(index: Index, live: number[]): void {
   }
 }
 
-describe('display fields across merges', () => {
+describe('display fields across flushes and merges', () => {
   it('a merged segment keeps its display store aligned after deletions are purged', async () => {
     const index = await openIndex({ directory: new MemoryDirectory(), schema: WITH_DISPLAY, merge: { floorSegmentBytes: 1 } });
     await addRounds(index, 0, 120, 3);
@@ -68,7 +68,9 @@ describe('display fields across merges', () => {
 
     const index = await openIndex({ directory: dir, schema: WITH_DISPLAY, merge: { floorSegmentBytes: 1 } });
     checkAll(index, Array.from({ length: 60 }, (_, i) => i));
-    await addRounds(index, 60, 90, 1); // a flushed segment (no display store) beside the old one
+    await addRounds(index, 60, 90, 1); // a flushed segment, with its display store, beside the old one
+    const flushed = index.reader.segments().find((s) => s.core.display() !== null);
+    assert.equal(flushed?.core.display()?.maxDoc, 30);
     checkAll(index, Array.from({ length: 90 }, (_, i) => i));
     await index.forceMerge(1);
     assert.deepEqual(index.reader.segments()[0].core.meta.displayFields, DISPLAY);
