@@ -20,6 +20,7 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import { scoreMaxScore } from './max-score.ts';
+import { advanceMatching } from './scorers.ts';
 import { isExcluded as isExcludedAt } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
@@ -37,12 +38,14 @@ export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, pru
   else scoreExhaustive(t, top, st);
 }
 
+/** Every matching doc scored in full; under a filter bitset the clauses skip the docs it rejects. */
 export function scoreExhaustive(t: SegmentTask, top: TopDocs, st: CollectState): void {
   const clauses = t.scoring;
   const n = clauses.length;
+  const bits = t.bits ?? null;
   let doc = NO_MORE_DOCS;
   for (let j = 0; j < n; j++) {
-    const d = clauses[j].nextDoc();
+    const d = bits !== null ? advanceMatching(clauses[j], 0, bits) : clauses[j].nextDoc();
     if (d < doc) doc = d;
   }
   while (doc !== NO_MORE_DOCS) {
@@ -55,7 +58,10 @@ export function scoreExhaustive(t: SegmentTask, top: TopDocs, st: CollectState):
     let next = NO_MORE_DOCS;
     for (let j = 0; j < n; j++) {
       const c = clauses[j];
-      if (c.doc === doc) c.nextDoc();
+      if (c.doc === doc) {
+        if (bits !== null) advanceMatching(c, doc + 1, bits);
+        else c.nextDoc();
+      }
       if (c.doc < next) next = c.doc;
     }
     doc = next;
