@@ -1,18 +1,21 @@
 /**
  * Term-at-a-time scoring of a doc-id window (as Lucene's BooleanScorer does
- * for dense disjunctions): each clause in turn adds the scores of all its docs
- * in the window to an accumulator array, then the window's matched docs are
- * checked (live, filter, excluded clauses), counted and offered to the top k.
+ * for dense disjunctions): each essential clause in turn writes the scores of
+ * all its docs in the window to its column, then each doc found is checked
+ * (live, filter, excluded clauses), counted, completed by the sleeping
+ * alternatives and the non-essential clauses only while it can still compete,
+ * and offered to the top k (scoreWindowBulk).
  *
- * The collector (max-score.ts) uses it for windows where every clause is
- * essential, no lead is required and nothing sleeps: there MaxScore prunes
- * nothing, and walking the clauses one by one over a window is several times
- * cheaper per posting than merging them doc by doc and bounding each doc.
+ * The collector (max-score.ts) uses it, without a filter bitset, for windows
+ * whose essential clauses are dense: where pruning leaves most docs to look
+ * at, walking the clauses one by one over a window is several times cheaper
+ * per posting than merging them doc by doc and bounding each doc.
  *
- * Scores are identical to doc-at-a-time scoring: a doc's accumulator starts at
- * 0 and the clauses add their scores in canonical order, as the collectors'
- * `total += s[j]` does; each clause scores a doc with the same arithmetic as
- * its score() (see Scorer.scoreRange).
+ * Scores are identical to doc-at-a-time scoring: a doc's total is summed over
+ * the clause columns in canonical order from 0, as the collectors'
+ * `total += s[j]` does (a clause without the doc holds 0, and x + 0 = x);
+ * each clause scores a doc with the same arithmetic as its score() (see
+ * Scorer.scoreRange).
  */
 import type { MaxScorer, Scorer } from './scorers.ts';
 import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
