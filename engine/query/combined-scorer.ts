@@ -19,9 +19,9 @@ import { NORM_TABLE } from '../segment/norms.ts';
 import { bm25Score } from '../scoring/bm25.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
-import { acquireScratch, releaseScratch } from './bulk-window.ts';
+import { acquireScratch, releaseScratch, scoreRangeByDoc } from './bulk-window.ts';
 import type { Scorer } from './scorers.ts';
-import { docLengths, filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
+import { docLengthsOf, filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 
 export type { FieldLengths } from './field-lengths.ts';
@@ -81,10 +81,7 @@ export class CombinedScorer implements Scorer {
     this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
     this.maxScore = w.weight;
     this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
-    const withNorms = fields.flatMap((f, i) => (this.norms[i] !== null ? [i] : []));
-    this.lengthNorms = reader.norms ? withNorms.map((i) => this.norms[i]!) : null;
-    this.lengthBoosts = Float64Array.from(withNorms, (i) => fields[i].boost);
-    this.lengths = this.lengthNorms !== null ? docLengths(this.lengthNorms, this.lengthBoosts) : null;
+    this.lengths = reader.norms ? docLengthsOf(fields, this.norms) : null;
     // Every doc's dl includes each field's weighted length, at least the field's minimum
     // in this segment: bounds add the minima of the fields outside the subset they cover.
     const mins = this.norms.map((n, i) => fields[i].boost * minLength(n));
@@ -226,27 +223,18 @@ export class CombinedScorer implements Scorer {
   private boundHi = -1;
 
   /**
-   * The doc's weighted length over all text fields, summed in schema order.
-   * Fields the segment has no norms for add boost × 0 = +0 (x + 0 = x), so only
-   * those with norms are read (when the reader has no norms at all, every
-   * field's length is asked for).
+   * The doc's weighted length over all text fields, summed in schema order
+   * (precomputed per segment; 0 when no field has norms in the segment; asked
+   * per field when the reader has no norms at all).
    */
   private length(doc: number): number {
     if (this.lengths !== null) return this.lengths[doc];
+    if (this.reader.norms) return 0;
     let dl = 0;
-    const norms = this.lengthNorms;
-    if (norms !== null) {
-      const boosts = this.lengthBoosts;
-      for (let i = 0; i < norms.length; i++) dl += boosts[i] * NORM_TABLE[norms[i][doc]];
-      return dl;
-    }
     for (let i = 0; i < this.fields.length; i++) dl += this.fields[i].boost * this.reader.fieldLength(this.fields[i].name, doc);
     return dl;
   }
 
-  /** Norms and boosts of the fields with norms in this segment, schema order (null: the reader has no norms). */
-  private readonly lengthNorms: Uint8Array[] | null;
-  private readonly lengthBoosts: Float64Array;
   /** Every doc's length(), precomputed per segment (field-lengths.ts docLengths), or null. */
   private readonly lengths: Float64Array | null;
 
@@ -263,14 +251,7 @@ export class CombinedScorer implements Scorer {
   scoreRange(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
     if (this.lagMask !== 0) {
       // restricted (lagging fields are moved per doc): scored doc by doc
-      for (let d = this.doc; d < hi; d = this.nextDoc()) {
-        const v = this.score();
-        const i = d - lo;
-        if (max) {
-          if (v > out[i]) out[i] = v;
-        } else out[i] += v;
-        marks[i] = 1;
-      }
+      scoreRangeByDoc(this, lo, hi, out, marks, max);
       return;
     }
     // freq = Σ boost · tf over the fields in cursor order, from 0, as score() sums it

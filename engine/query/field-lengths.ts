@@ -55,6 +55,35 @@ export function docLengths(norms: readonly Uint8Array[], boosts: Float64Array): 
 const docLengthCache = new WeakMap<Uint8Array, { norms: Uint8Array[]; boosts: Float64Array; lengths: Float64Array }[]>();
 
 /**
+ * docLengths of a segment for the schema's text fields (`fields`, with the segment's
+ * norms per field, null where it has none), or null when no field has norms.
+ * Memoised per fields list (a searcher's) and segment, so the scorers of one search
+ * look it up in a map; a new fields list finds the lengths computed before by content.
+ */
+export function docLengthsOf(fields: readonly FieldLengths[], norms: readonly (Uint8Array | null)[]): Float64Array | null {
+  let first: Uint8Array | null = null;
+  for (let i = 0; i < norms.length && first === null; i++) first = norms[i];
+  if (first === null) return null;
+  let bySegment = docLengthsByFields.get(fields);
+  if (bySegment === undefined) docLengthsByFields.set(fields, (bySegment = new WeakMap()));
+  let lengths = bySegment.get(first);
+  if (lengths === undefined) {
+    const withNorms: Uint8Array[] = [];
+    const boosts: number[] = [];
+    norms.forEach((n, i) => {
+      if (n === null) return;
+      withNorms.push(n);
+      boosts.push(fields[i].boost);
+    });
+    lengths = docLengths(withNorms, Float64Array.from(boosts))!;
+    bySegment.set(first, lengths);
+  }
+  return lengths;
+}
+
+const docLengthsByFields = new WeakMap<readonly FieldLengths[], WeakMap<Uint8Array, Float64Array>>();
+
+/**
  * Per filter bitset (one segment's): the smallest weighted doc length among
  * the docs it accepts, per bitset word (32 docs) and per group of 64 words,
  * rounded down to float32 (Infinity: no accepted doc). Lower bounds only.
