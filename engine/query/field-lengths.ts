@@ -200,14 +200,15 @@ export function filterMinsFor(bits: Uint32Array, fields: readonly FieldLengths[]
   let m = byFields.get(key);
   if (m === undefined) {
     // The length function holds no scorer (the entry lives as long as the bitset).
-    const length = (doc: number): number => {
-      let dl = 0;
-      for (let i = 0; i < fields.length; i++) {
-        const n = norms[i];
-        dl += fields[i].boost * (n !== null ? NORM_TABLE[n[doc]] : reader.fieldLength(fields[i].name, doc));
-      }
-      return dl;
-    };
+    const lengths = reader.norms ? docLengthsOf(fields, norms) : null;
+    const length =
+      lengths !== null
+        ? (doc: number): number => lengths[doc]
+        : (doc: number): number => {
+            let dl = 0;
+            for (let i = 0; i < fields.length; i++) dl += fields[i].boost * reader.fieldLength(fields[i].name, doc);
+            return dl;
+          };
     m = newFilterMins(bits, reader.maxDoc, length);
     byFields.set(key, m);
   }
