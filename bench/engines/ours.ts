@@ -5,52 +5,16 @@
  * (language 'en' on documents and queries), commitIntervalMs 0 (commits only
  * when the benchmark asks). One searcher is taken per query, as the service does.
  *
- * The engine is imported dynamically and typed locally from the public API in
- * /tmp/team/ENGINE.md, so the harness runs (and typechecks) while the engine is
- * still being written; `oursAvailable()` tells whether openIndex exists yet.
+ * The engine is imported statically, as the peers are, so loading its modules
+ * is not part of any timed step.
  */
+import * as engine from '../../engine/index.ts';
 import type { BenchDoc } from '../corpora/types.ts';
 import { folderBytes } from './fs-size.ts';
 import type { EngineAdapter, EngineOptions, KeywordFilter } from './types.ts';
 
-interface Hit {
-  key: string;
-  score: number;
-}
-interface Searcher {
-  search(req: { query: string; language?: 'en' | 'de'; filter?: unknown; limit: number }): { total: number; hits: Hit[] };
-}
-interface Index {
-  writer: { add(doc: unknown): void; commit(): Promise<unknown> };
-  waitForMerges(): Promise<void>;
-  forceMerge(maxSegments?: number): Promise<void>;
-  reader: { searcher(): Searcher };
-  close(): Promise<void>;
-}
-interface EngineModule {
-  openIndex(options: Record<string, unknown>): Promise<Index>;
-  MemoryDirectory: new () => unknown;
-  FsDirectory: { open(path: string): Promise<unknown> };
-}
-
 /** Queries that hit the engine's clause limit and were shortened (see search()). */
 export let clauseLimitHits = 0;
-
-const ENGINE_URL = new URL('../../engine/index.ts', import.meta.url).href;
-
-async function loadEngine(): Promise<EngineModule> {
-  return (await import(ENGINE_URL)) as EngineModule;
-}
-
-/** True when ../engine/index.ts exists and exports openIndex. */
-export async function oursAvailable(): Promise<boolean> {
-  try {
-    const m = await loadEngine();
-    return typeof m.openIndex === 'function';
-  } catch {
-    return false;
-  }
-}
 
 /** BENCH_BM25="k1,b" overrides the engine's BM25 defaults (for tuning experiments only). */
 function bm25FromEnv(): { k1: number; b: number } | undefined {
@@ -61,7 +25,6 @@ function bm25FromEnv(): { k1: number; b: number } | undefined {
 }
 
 export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
-  const engine = await loadEngine();
   const directory = opts.dir ? await engine.FsDirectory.open(opts.dir) : new engine.MemoryDirectory();
   const keywordFields = opts.keywordFields ?? [];
   const index = await engine.openIndex({
