@@ -1,10 +1,11 @@
 /**
  * Stored-field store reader (format in stored-writer.ts): finds a doc's block by binary
- * search, inflates and decodes it once, and keeps the last few decoded blocks in a small cache.
+ * search, inflates (inflater.ts) and decodes it once, and keeps the last few decoded blocks in a
+ * small cache.
  */
-import { inflateRawSync } from 'node:zlib';
 import { ByteReader } from '../segment/bytes.ts';
 import { EngineError } from '../errors.ts';
+import { inflateBlock } from './inflater.ts';
 
 interface Decoded {
   block: number;
@@ -60,7 +61,7 @@ export class StoredReader {
     }
     let bytes: Uint8Array;
     try {
-      bytes = inflateRawSync(this.data.subarray(this.offsets[b], this.offsets[b + 1]));
+      bytes = inflateBlock(this.data.subarray(this.offsets[b], this.offsets[b + 1]));
     } catch (err) {
       throw new EngineError('CORRUPT_INDEX', `stored block ${b} cannot be inflated`, { cause: err });
     }
