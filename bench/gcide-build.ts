@@ -3,7 +3,7 @@
  * ~40 MB), each engine in its own child process, twice:
  *  - in memory (ours: MemoryDirectory; SQLite ':memory:'; MiniSearch): docs/s
  *    and MB/s including the final commit, and process RSS after build (corpus
- *    array released, full GC via --expose-gc);
+ *    array released, full GCs via --expose-gc and 500 ms to settle: lib/metrics.ts);
  *  - on disk (ours: FsDirectory in a temp dir; SQLite: file DB; MiniSearch:
  *    JSON dump): the same throughput, index size on disk, and the latency of
  *    small commits (10 x [add 100 docs, commit]; MiniSearch 2 x) on the built index.
@@ -36,7 +36,7 @@ interface BuildResult {
 }
 
 async function runEngine(engine: EngineName, store: 'mem' | 'disk'): Promise<BuildResult> {
-  const base = rssAfterGcMB();
+  const base = await rssAfterGcMB();
   const corpus: { docs: BenchDoc[] | null; bytes: number } = loadGcide();
   const docs = corpus.docs!;
   const sample = docs.filter((_, i) => i % 97 === 0).slice(0, 1000);
@@ -52,7 +52,7 @@ async function runEngine(engine: EngineName, store: 'mem' | 'disk'): Promise<Bui
     const buildMs = since(t0);
     corpus.docs = null;
     docs.length = 0;
-    const mem = rssAfterGcMB();
+    const mem = await rssAfterGcMB();
     let commits: number[] = [];
     if (store === 'disk') {
       // MiniSearch persists by rewriting its whole JSON (~14 s each here), so it gets 2 rounds.

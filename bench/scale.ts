@@ -94,7 +94,7 @@ async function build(engine: EngineName, dir: string): Promise<BuildResult> {
   const tc = performance.now();
   await idx.commit();
   const finalCommitMs = since(tc);
-  const mem = rssAfterGcMB();
+  const mem = await rssAfterGcMB();
   const size = idx.sizeOnDiskBytes();
   await idx.close();
   return {

@@ -67,13 +67,23 @@ export function summarizeLatencies(ms: readonly number[]): LatencySummary {
   return { count: s.length, meanMs: mean, p50Ms: pct(50), p99Ms: pct(99), maxMs: s[s.length - 1], qps: 1000 / mean };
 }
 
-/** Resident set size in MB, after a full GC when the process runs with --expose-gc. */
-export function rssAfterGcMB(): { rssMB: number; heapUsedMB: number; externalMB: number; gcExposed: boolean } {
+/** Wait after the first full GCs before reading RSS (see rssAfterGcMB). */
+export const RSS_SETTLE_MS = 500;
+
+/**
+ * Resident set size in MB once memory has settled: full GCs (when the process runs with
+ * --expose-gc), RSS_SETTLE_MS of idle time, another full GC, then the reading. V8 returns the pages
+ * a GC freed on its background threads after gc() returns; read at once, RSS is 20-50 MB above what
+ * the process keeps (every engine alike).
+ */
+export async function rssAfterGcMB(): Promise<{ rssMB: number; heapUsedMB: number; externalMB: number; gcExposed: boolean }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
     gc();
     gc();
   }
+  await new Promise((r) => setTimeout(r, RSS_SETTLE_MS));
+  gc?.();
   const m = process.memoryUsage();
   return {
     rssMB: m.rss / 2 ** 20,
