@@ -14,6 +14,14 @@
  * the worker is unavailable, the block is compressed synchronously on the calling thread instead.
  * Either way a block becomes one complete raw DEFLATE stream at DEFLATE_LEVEL.
  *
+ * The worker (its thread, V8 heap, malloc arena and the two rings: about 20 MB of RSS) lives only
+ * while there is work: stored writers report when they take their first doc and when they finish
+ * (openWriter / closeWriter). When the last open writer finishes with no block in flight, the worker
+ * stops at once if it compressed at least BUSY_BYTES since it started (a bulk load just ended: the
+ * restart, about 50 ms of CPU, is small next to that work), else after IDLE_MS without a block.
+ * Without a worker, the first START_BYTES of input are compressed inline (a small commit does not
+ * wait for a worker to boot); the block after them starts a new worker.
+ *
  * Ring records (4-byte aligned): int32 length, then the bytes; length -1 = skip to the ring's
  * start; in the output ring, length -2 = the block failed (the caller's promise rejects).
  */
@@ -33,6 +41,15 @@ const MASK = RING_BYTES - 1;
  * the worker on its next event-loop turn.
  */
 const WAKE_BYTES = RING_BYTES >>> 1;
+/**
+ * While no worker runs, the first START_BYTES of input are compressed inline (small commits never
+ * wait for a worker to boot, about 70 ms); the next block starts the worker.
+ */
+export const START_BYTES = 1 << 20;
+/** Input bytes after which an idle worker stops as soon as no writer is open. */
+export const BUSY_BYTES = 4 << 20;
+/** A worker without a block for this long stops (once no writer is open). */
+export const IDLE_MS = 10_000;
 
 interface Job {
   resolve: (out: Uint8Array) => void;
@@ -51,11 +68,20 @@ interface Channel {
   /** Submitted, not yet collected, in submission order (from `first`). */
   jobs: Job[];
   first: number;
+  /** Input bytes given to compressBlock since this worker started (ring or inline). */
+  submitted: number;
+  /** Date.now() of the last submission. */
+  lastSubmit: number;
 }
 
 let channel: Channel | null = null;
 let broken = false;
 let collectScheduled = false;
+/** Stored writers holding docs they have not finished (openWriter / closeWriter). */
+let openWriters = 0;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+/** Bytes compressed inline since the worker last stopped (or since the process started). */
+let inlineBytes = 0;
 
 /**
  * Compress on the calling thread from now on: for worker threads that are the parallelism
@@ -88,6 +114,8 @@ function getChannel(): Channel | null {
       outTail: 0,
       jobs: [],
       first: 0,
+      submitted: 0,
+      lastSubmit: Date.now(),
     };
     worker.on('message', () => collectIdle(c));
     worker.on('error', (err) => {
@@ -103,6 +131,63 @@ function getChannel(): Channel | null {
     broken = true;
     return null;
   }
+}
+
+/** Whether the compression worker is running (tests, diagnostics). */
+export function compressorWorkerRunning(): boolean {
+  return channel !== null;
+}
+
+/** A stored writer took its first doc: the worker is kept while any writer is open. */
+export function openWriter(): void {
+  openWriters++;
+}
+
+/**
+ * A stored writer finished (all its blocks collected): stops an idle worker (see the header).
+ * Resolves once a worker stopped here has exited (its memory is released), else at once.
+ */
+export function closeWriter(): Promise<void> {
+  if (openWriters > 0) openWriters--;
+  const c = channel;
+  if (!c || openWriters > 0) return Promise.resolve();
+  if (c.submitted >= BUSY_BYTES) return stopIfIdle(c) ?? Promise.resolve();
+  armIdleTimer(IDLE_MS);
+  return Promise.resolve();
+}
+
+/** Stops the worker of `c` when nothing is in flight and no writer is open: its exit, or null when kept. */
+function stopIfIdle(c: Channel): Promise<void> | null {
+  if (channel !== c || openWriters > 0) return null;
+  collect(c);
+  if (pendingCount(c) > 0 || Atomics.load(c.ctl, IN_TAIL) !== c.inHead) return null;
+  channel = null;
+  inlineBytes = 0;
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  c.worker.removeAllListeners('exit');
+  c.worker.removeAllListeners('error');
+  c.worker.removeAllListeners('message');
+  c.worker.on('error', () => undefined);
+  c.worker.unref();
+  return c.worker.terminate().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+function armIdleTimer(ms: number): void {
+  if (idleTimer) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    const c = channel;
+    if (!c || openWriters > 0) return;
+    const quiet = Date.now() - c.lastSubmit;
+    if (quiet < IDLE_MS || !stopIfIdle(c)) armIdleTimer(Math.max(IDLE_MS - quiet, 100));
+  }, ms);
+  idleTimer.unref();
 }
 
 /** Drops a dead channel: its pending blocks reject (the flush, and so the commit, fails). */
@@ -208,10 +293,16 @@ function compressInline(data: Uint8Array): Promise<Uint8Array> {
  * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
  */
 export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
+  if (!channel && inlineBytes < START_BYTES) {
+    inlineBytes += data.length;
+    return compressInline(data);
+  }
   const c = data.length <= MAX_RING_BLOCK ? getChannel() : null;
+  if (channel) channel.submitted += data.length;
   if (!c) return compressInline(data);
   collect(c);
   if (!submit(c, data)) return compressInline(data);
+  c.lastSubmit = Date.now();
   const result = new Promise<Uint8Array>((resolve, reject) => c.jobs.push({ resolve, reject }));
   if (!collectScheduled) {
     collectScheduled = true;

@@ -17,7 +17,7 @@
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
 import { ByteWriter } from '../segment/bytes.ts';
-import { compressBlock } from './compressor.ts';
+import { closeWriter, compressBlock, openWriter } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -49,6 +49,8 @@ export class StoredWriter {
   private readonly firstDocs: number[] = [];
   private readonly blocks: Promise<Uint8Array>[] = [];
   private readonly display: DisplayWriter | null;
+  /** finish() has reported this writer closed to the compressor. */
+  private closed = false;
 
   constructor(options: StoredWriterOptions = {}) {
     const fields = options.displayFields ?? [];
@@ -86,6 +88,7 @@ export class StoredWriter {
   }
 
   private added(length: number): void {
+    if (this.nextDoc === 0) openWriter();
     if (this.lengths.length === 0) this.blockFirst = this.nextDoc;
     this.lengths.push(length);
     this.pendingChars += length;
@@ -100,7 +103,15 @@ export class StoredWriter {
   /** Waits for all compressions and returns the sections. */
   async finish(): Promise<StoredBlocks> {
     this.seal();
-    const data = await Promise.all(this.blocks);
+    let data: Uint8Array[];
+    try {
+      data = await Promise.all(this.blocks);
+    } finally {
+      if (this.nextDoc > 0 && !this.closed) {
+        this.closed = true;
+        await closeWriter();
+      }
+    }
     const offsets = new Float64Array(data.length + 1);
     for (let i = 0; i < data.length; i++) offsets[i + 1] = offsets[i] + data[i].length;
     const out: StoredBlocks = { data, firstDocs: Int32Array.from(this.firstDocs), offsets };
