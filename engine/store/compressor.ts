@@ -27,7 +27,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
+import { CALLER_WAIT, CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
 
 export const DEFLATE_LEVEL = 1;
 
@@ -50,6 +50,12 @@ export const START_BYTES = 1 << 20;
 export const BUSY_BYTES = 4 << 20;
 /** A worker without a block for this long stops (once no writer is open). */
 export const IDLE_MS = 10_000;
+
+/**
+ * Receives a block's result: its compressed bytes (a view that is valid only during the call: copy
+ * it), or the error that failed it.
+ */
+export type BlockSink = (out: Uint8Array | null, err?: Error) => void;
 
 interface Job {
   resolve: (out: Uint8Array) => void;
@@ -216,7 +222,7 @@ function collect(c: Channel): void {
     const job = c.jobs[c.first];
     c.jobs[c.first++] = undefined as unknown as Job;
     if (len === -2) job.reject(new Error('compression failed'));
-    else job.resolve(c.out8.slice(off + 4, off + 4 + len));
+    else job.resolve(c.out8.subarray(off + 4, off + 4 + len));
     tail = (tail + 4 + ((Math.max(len, 0) + 3) & ~3)) | 0;
   }
   c.outTail = tail;
@@ -279,11 +285,33 @@ function wakeWorker(c: Channel): void {
   if (Atomics.load(c.ctl, WORKER_IDLE) === 1) Atomics.notify(c.ctl, IN_HEAD);
 }
 
-function compressInline(data: Uint8Array): Promise<Uint8Array> {
+function compressInline(data: Uint8Array, sink: BlockSink): void {
+  let out: Uint8Array;
   try {
-    return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+    out = deflateRawSync(data, { level: DEFLATE_LEVEL });
   } catch (err) {
-    return Promise.reject(err as Error);
+    sink(null, err as Error);
+    return;
+  }
+  sink(out);
+}
+
+/**
+ * Blocks the calling thread until `done()` holds, collecting results as the worker delivers them
+ * (for a caller that needs its blocks now, e.g. a flush finishing synchronously). Returns at once
+ * without a worker (inline results are delivered before compressBlockTo returns).
+ */
+export function awaitBlocks(done: () => boolean): void {
+  for (;;) {
+    const c = channel;
+    if (!c) return;
+    collect(c);
+    if (done() || channel !== c) return;
+    wakeWorker(c);
+    Atomics.store(c.ctl, CALLER_WAIT, 1);
+    const head = Atomics.load(c.ctl, OUT_HEAD);
+    if (head === c.outTail) Atomics.wait(c.ctl, OUT_HEAD, head, 20);
+    Atomics.store(c.ctl, CALLER_WAIT, 0);
   }
 }
 
@@ -293,21 +321,31 @@ function compressInline(data: Uint8Array): Promise<Uint8Array> {
  * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
  */
 export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => compressBlockTo(data, (out, err) => (out ? resolve(out.slice()) : reject(err))));
+}
+
+/**
+ * Compresses `data` like compressBlock, handing the result to `sink`: at once when compressed
+ * inline, else when collected (on a later compressBlockTo call, an event-loop turn, or awaitBlocks).
+ * A writer's blocks reach their sinks in submission order, except that an inline one (ring full,
+ * block too large) may overtake blocks still in the ring.
+ */
+export function compressBlockTo(data: Uint8Array, sink: BlockSink): void {
   if (!channel && inlineBytes < START_BYTES) {
     inlineBytes += data.length;
-    return compressInline(data);
+    compressInline(data, sink);
+    return;
   }
   const c = data.length <= MAX_RING_BLOCK ? getChannel() : null;
   if (channel) channel.submitted += data.length;
-  if (!c) return compressInline(data);
+  if (!c) return compressInline(data, sink);
   collect(c);
-  if (!submit(c, data)) return compressInline(data);
+  if (!submit(c, data)) return compressInline(data, sink);
   c.lastSubmit = Date.now();
-  const result = new Promise<Uint8Array>((resolve, reject) => c.jobs.push({ resolve, reject }));
+  c.jobs.push({ resolve: sink, reject: (err) => sink(null, err) });
   if (!collectScheduled) {
     collectScheduled = true;
     c.worker.ref();
     setImmediate(() => collectIdle(c));
   }
-  return result;
 }
