@@ -27,7 +27,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { CALLER_WAIT, CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
+import { CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
 
 export const DEFLATE_LEVEL = 1;
 
@@ -297,25 +297,6 @@ function compressInline(data: Uint8Array, sink: BlockSink): void {
 }
 
 /**
- * Blocks the calling thread until `done()` holds, collecting results as the worker delivers them
- * (for a caller that needs its blocks now, e.g. a flush finishing synchronously). Returns at once
- * without a worker (inline results are delivered before compressBlockTo returns).
- */
-export function awaitBlocks(done: () => boolean): void {
-  for (;;) {
-    const c = channel;
-    if (!c) return;
-    collect(c);
-    if (done() || channel !== c) return;
-    wakeWorker(c);
-    Atomics.store(c.ctl, CALLER_WAIT, 1);
-    const head = Atomics.load(c.ctl, OUT_HEAD);
-    if (head === c.outTail) Atomics.wait(c.ctl, OUT_HEAD, head, 20);
-    Atomics.store(c.ctl, CALLER_WAIT, 0);
-  }
-}
-
-/**
  * Compresses `data` (raw DEFLATE, DEFLATE_LEVEL). The bytes are copied before this returns, so
  * the caller may reuse `data` at once. A worker failure (crash, out of memory) rejects the
  * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
@@ -326,7 +307,7 @@ export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
 
 /**
  * Compresses `data` like compressBlock, handing the result to `sink`: at once when compressed
- * inline, else when collected (on a later compressBlockTo call, an event-loop turn, or awaitBlocks).
+ * inline, else when collected (on a later compressBlockTo call or an event-loop turn).
  * A writer's blocks reach their sinks in submission order, except that an inline one (ring full,
  * block too large) may overtake blocks still in the ring.
  */

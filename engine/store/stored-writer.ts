@@ -17,7 +17,7 @@
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
 import { ByteWriter } from '../segment/bytes.ts';
-import { awaitBlocks, closeWriter, compressBlockTo, openWriter } from './compressor.ts';
+import { closeWriter, compressBlockTo, openWriter } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -116,21 +116,6 @@ export class StoredWriter {
     if (this.nextDoc > 0 && !this.closed) {
       this.closed = true;
       await closeWriter();
-    }
-    return this.sections();
-  }
-
-  /**
-   * finish() without yielding: blocks the thread until the compression worker has delivered this
-   * writer's last blocks (at most the rings' content, a few ms of work). A stopped worker's exit
-   * completes in the background.
-   */
-  finishSync(): StoredBlocks {
-    this.seal();
-    awaitBlocks(() => this.delivered === this.sealed);
-    if (this.nextDoc > 0 && !this.closed) {
-      this.closed = true;
-      void closeWriter();
     }
     return this.sections();
   }

@@ -53,7 +53,7 @@ describe('compressed block store', () => {
   });
 });
 
-describe('compressed block store, delivery order and synchronous finish', () => {
+describe('compressed block store, delivery order', () => {
   function docsFor(seed: number): string[] {
     const docs: string[] = [];
     let chars = 0;
@@ -78,12 +78,5 @@ describe('compressed block store, delivery order and synchronous finish', () => 
     const w = new StoredWriter();
     for (const d of docs) w.add(d);
     check(await w.finish(), docs);
-  });
-
-  it('finishSync returns every block without yielding', () => {
-    const docs = docsFor(2);
-    const w = new StoredWriter();
-    for (const d of docs) w.add(d);
-    check(w.finishSync(), docs);
   });
 });
