@@ -14,6 +14,14 @@
  * the worker is unavailable, the block is compressed synchronously on the calling thread instead.
  * Either way a block becomes one complete raw DEFLATE stream at DEFLATE_LEVEL.
  *
+ * The worker (its thread, V8 heap, malloc arena and the two rings: about 20 MB of RSS) lives only
+ * while there is work: stored writers report when they take their first doc and when they finish
+ * (openWriter / closeWriter). When the last open writer finishes with no block in flight, the worker
+ * stops at once if it compressed at least BUSY_BYTES since it started (a bulk load just ended: the
+ * restart, about 50 ms of CPU, is small next to that work), else after IDLE_MS without a block.
+ * Without a worker, the first START_BYTES of input are compressed inline (a small commit does not
+ * wait for a worker to boot); the block after them starts a new worker.
+ *
  * Ring records (4-byte aligned): int32 length, then the bytes; length -1 = skip to the ring's
  * start; in the output ring, length -2 = the block failed (the caller's promise rejects).
  */
@@ -33,6 +41,21 @@ const MASK = RING_BYTES - 1;
  * the worker on its next event-loop turn.
  */
 const WAKE_BYTES = RING_BYTES >>> 1;
+/**
+ * While no worker runs, the first START_BYTES of input are compressed inline (small commits never
+ * wait for a worker to boot, about 70 ms); the next block starts the worker.
+ */
+export const START_BYTES = 1 << 20;
+/** Input bytes after which an idle worker stops as soon as no writer is open. */
+export const BUSY_BYTES = 4 << 20;
+/** A worker without a block for this long stops (once no writer is open). */
+export const IDLE_MS = 10_000;
+
+/**
+ * Receives a block's result: its compressed bytes (a view that is valid only during the call: copy
+ * it), or the error that failed it.
+ */
+export type BlockSink = (out: Uint8Array | null, err?: Error) => void;
 
 interface Job {
   resolve: (out: Uint8Array) => void;
@@ -51,11 +74,20 @@ interface Channel {
   /** Submitted, not yet collected, in submission order (from `first`). */
   jobs: Job[];
   first: number;
+  /** Input bytes given to compressBlock since this worker started (ring or inline). */
+  submitted: number;
+  /** Date.now() of the last submission. */
+  lastSubmit: number;
 }
 
 let channel: Channel | null = null;
 let broken = false;
 let collectScheduled = false;
+/** Stored writers holding docs they have not finished (openWriter / closeWriter). */
+let openWriters = 0;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+/** Bytes compressed inline since the worker last stopped (or since the process started). */
+let inlineBytes = 0;
 
 /**
  * Compress on the calling thread from now on: for worker threads that are the parallelism
@@ -88,6 +120,8 @@ function getChannel(): Channel | null {
       outTail: 0,
       jobs: [],
       first: 0,
+      submitted: 0,
+      lastSubmit: Date.now(),
     };
     worker.on('message', () => collectIdle(c));
     worker.on('error', (err) => {
@@ -103,6 +137,63 @@ function getChannel(): Channel | null {
     broken = true;
     return null;
   }
+}
+
+/** Whether the compression worker is running (tests, diagnostics). */
+export function compressorWorkerRunning(): boolean {
+  return channel !== null;
+}
+
+/** A stored writer took its first doc: the worker is kept while any writer is open. */
+export function openWriter(): void {
+  openWriters++;
+}
+
+/**
+ * A stored writer finished (all its blocks collected): stops an idle worker (see the header).
+ * Resolves once a worker stopped here has exited (its memory is released), else at once.
+ */
+export function closeWriter(): Promise<void> {
+  if (openWriters > 0) openWriters--;
+  const c = channel;
+  if (!c || openWriters > 0) return Promise.resolve();
+  if (c.submitted >= BUSY_BYTES) return stopIfIdle(c) ?? Promise.resolve();
+  armIdleTimer(IDLE_MS);
+  return Promise.resolve();
+}
+
+/** Stops the worker of `c` when nothing is in flight and no writer is open: its exit, or null when kept. */
+function stopIfIdle(c: Channel): Promise<void> | null {
+  if (channel !== c || openWriters > 0) return null;
+  collect(c);
+  if (pendingCount(c) > 0 || Atomics.load(c.ctl, IN_TAIL) !== c.inHead) return null;
+  channel = null;
+  inlineBytes = 0;
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  c.worker.removeAllListeners('exit');
+  c.worker.removeAllListeners('error');
+  c.worker.removeAllListeners('message');
+  c.worker.on('error', () => undefined);
+  c.worker.unref();
+  return c.worker.terminate().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+function armIdleTimer(ms: number): void {
+  if (idleTimer) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    const c = channel;
+    if (!c || openWriters > 0) return;
+    const quiet = Date.now() - c.lastSubmit;
+    if (quiet < IDLE_MS || !stopIfIdle(c)) armIdleTimer(Math.max(IDLE_MS - quiet, 100));
+  }, ms);
+  idleTimer.unref();
 }
 
 /** Drops a dead channel: its pending blocks reject (the flush, and so the commit, fails). */
@@ -131,7 +222,7 @@ function collect(c: Channel): void {
     const job = c.jobs[c.first];
     c.jobs[c.first++] = undefined as unknown as Job;
     if (len === -2) job.reject(new Error('compression failed'));
-    else job.resolve(c.out8.slice(off + 4, off + 4 + len));
+    else job.resolve(c.out8.subarray(off + 4, off + 4 + len));
     tail = (tail + 4 + ((Math.max(len, 0) + 3) & ~3)) | 0;
   }
   c.outTail = tail;
@@ -194,12 +285,15 @@ function wakeWorker(c: Channel): void {
   if (Atomics.load(c.ctl, WORKER_IDLE) === 1) Atomics.notify(c.ctl, IN_HEAD);
 }
 
-function compressInline(data: Uint8Array): Promise<Uint8Array> {
+function compressInline(data: Uint8Array, sink: BlockSink): void {
+  let out: Uint8Array;
   try {
-    return Promise.resolve(new Uint8Array(deflateRawSync(data, { level: DEFLATE_LEVEL })));
+    out = deflateRawSync(data, { level: DEFLATE_LEVEL });
   } catch (err) {
-    return Promise.reject(err as Error);
+    sink(null, err as Error);
+    return;
   }
+  sink(out);
 }
 
 /**
@@ -208,15 +302,31 @@ function compressInline(data: Uint8Array): Promise<Uint8Array> {
  * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
  */
 export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => compressBlockTo(data, (out, err) => (out ? resolve(out.slice()) : reject(err))));
+}
+
+/**
+ * Compresses `data` like compressBlock, handing the result to `sink`: at once when compressed
+ * inline, else when collected (on a later compressBlockTo call or an event-loop turn).
+ * A writer's blocks reach their sinks in submission order, except that an inline one (ring full,
+ * block too large) may overtake blocks still in the ring.
+ */
+export function compressBlockTo(data: Uint8Array, sink: BlockSink): void {
+  if (!channel && inlineBytes < START_BYTES) {
+    inlineBytes += data.length;
+    compressInline(data, sink);
+    return;
+  }
   const c = data.length <= MAX_RING_BLOCK ? getChannel() : null;
-  if (!c) return compressInline(data);
+  if (channel) channel.submitted += data.length;
+  if (!c) return compressInline(data, sink);
   collect(c);
-  if (!submit(c, data)) return compressInline(data);
-  const result = new Promise<Uint8Array>((resolve, reject) => c.jobs.push({ resolve, reject }));
+  if (!submit(c, data)) return compressInline(data, sink);
+  c.lastSubmit = Date.now();
+  c.jobs.push({ resolve: sink, reject: (err) => sink(null, err) });
   if (!collectScheduled) {
     collectScheduled = true;
     c.worker.ref();
     setImmediate(() => collectIdle(c));
   }
-  return result;
 }

@@ -17,7 +17,7 @@
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
 import { ByteWriter } from '../segment/bytes.ts';
-import { compressBlock } from './compressor.ts';
+import { closeWriter, compressBlockTo, openWriter } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -25,6 +25,7 @@ import type { Language } from '../analysis/types.ts';
 export const STORED_BLOCK_CHARS = 8 * 1024;
 
 export interface StoredBlocks {
+  /** The compressed blocks back to back (split into chunks at arbitrary points). */
   data: Uint8Array[];
   firstDocs: Int32Array;
   offsets: Float64Array;
@@ -47,8 +48,18 @@ export class StoredWriter {
   private nextDoc = 0;
   private blockFirst = 0;
   private readonly firstDocs: number[] = [];
-  private readonly blocks: Promise<Uint8Array>[] = [];
+  /** Compressed blocks appended in block order (blockEnds[i] = end of block i in `out`). */
+  private readonly out = new ChunkedBytes();
+  private readonly blockEnds: number[] = [];
+  /** Blocks sealed / delivered; results that overtook earlier blocks wait in `early`. */
+  private sealed = 0;
+  private delivered = 0;
+  private readonly early = new Map<number, Uint8Array>();
+  private error: Error | null = null;
+  private onAllDelivered: (() => void) | null = null;
   private readonly display: DisplayWriter | null;
+  /** finish() has reported this writer closed to the compressor. */
+  private closed = false;
 
   constructor(options: StoredWriterOptions = {}) {
     const fields = options.displayFields ?? [];
@@ -86,6 +97,7 @@ export class StoredWriter {
   }
 
   private added(length: number): void {
+    if (this.nextDoc === 0) openWriter();
     if (this.lengths.length === 0) this.blockFirst = this.nextDoc;
     this.lengths.push(length);
     this.pendingChars += length;
@@ -100,12 +112,48 @@ export class StoredWriter {
   /** Waits for all compressions and returns the sections. */
   async finish(): Promise<StoredBlocks> {
     this.seal();
-    const data = await Promise.all(this.blocks);
-    const offsets = new Float64Array(data.length + 1);
-    for (let i = 0; i < data.length; i++) offsets[i + 1] = offsets[i] + data[i].length;
-    const out: StoredBlocks = { data, firstDocs: Int32Array.from(this.firstDocs), offsets };
+    if (this.delivered < this.sealed) await new Promise<void>((resolve) => (this.onAllDelivered = resolve));
+    if (this.nextDoc > 0 && !this.closed) {
+      this.closed = true;
+      await closeWriter();
+    }
+    return this.sections();
+  }
+
+  private sections(): StoredBlocks {
+    if (this.error) throw this.error;
+    if (this.delivered < this.sealed) throw new Error('stored blocks still compressing');
+    const n = this.blockEnds.length;
+    const offsets = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) offsets[i + 1] = this.blockEnds[i];
+    const out: StoredBlocks = { data: this.out.views(), firstDocs: Int32Array.from(this.firstDocs), offsets };
     if (this.display) out.display = this.display.finish();
     return out;
+  }
+
+  /** Receives block `i`'s compressed bytes (a transient view) and appends what is now in order. */
+  private deliver(i: number, bytes: Uint8Array | null, err?: Error): void {
+    if (!bytes) this.error ??= err ?? new Error('compression failed');
+    if (i !== this.blockEnds.length) {
+      this.early.set(i, bytes ? bytes.slice() : EMPTY);
+    } else {
+      this.append(bytes ?? EMPTY);
+      for (let next = this.early.get(this.blockEnds.length); next; next = this.early.get(this.blockEnds.length)) {
+        this.early.delete(this.blockEnds.length);
+        this.append(next);
+      }
+    }
+    this.delivered++;
+    if (this.delivered === this.sealed && this.onAllDelivered) {
+      const resolve = this.onAllDelivered;
+      this.onAllDelivered = null;
+      resolve();
+    }
+  }
+
+  private append(bytes: Uint8Array): void {
+    this.out.append(bytes);
+    this.blockEnds.push(this.out.length);
   }
 
   private seal(): void {
@@ -117,11 +165,46 @@ export class StoredWriter {
     for (let i = 0; i < lengths.length; i++) w.varint(lengths[i]);
     w.copy(this.text.buf, 0, this.text.length);
     this.firstDocs.push(this.blockFirst);
-    const p = compressBlock(w.toBytes());
-    p.catch(() => undefined); // observed in finish()
-    this.blocks.push(p);
+    const i = this.sealed++;
+    compressBlockTo(w.view(), (out, err) => this.deliver(i, out, err));
     this.lengths = [];
     this.pendingChars = 0;
     this.text.reset();
   }
 }
+
+const EMPTY = new Uint8Array(0);
+
+/** Append-only bytes in chunks of CHUNK_BYTES (no regrowth copies; one chunk per ~CHUNK_BYTES of output). */
+class ChunkedBytes {
+  private readonly chunks: Uint8Array[] = [];
+  private cur: Uint8Array = EMPTY;
+  private used = 0;
+  length = 0;
+
+  append(b: Uint8Array): void {
+    let off = 0;
+    while (off < b.length) {
+      if (this.used === this.cur.length) {
+        if (this.cur.length > 0) this.chunks.push(this.cur);
+        this.cur = new Uint8Array(CHUNK_BYTES);
+        this.used = 0;
+      }
+      const n = Math.min(b.length - off, this.cur.length - this.used);
+      this.cur.set(off === 0 && n === b.length ? b : b.subarray(off, off + n), this.used);
+      this.used += n;
+      off += n;
+    }
+    this.length += b.length;
+  }
+
+  /** The bytes as views (the last chunk's used part). */
+  views(): Uint8Array[] {
+    const out = this.chunks.slice();
+    if (this.used > 0) out.push(this.cur.subarray(0, this.used));
+    return out;
+  }
+}
+
+/** Output chunk size of the stored-block store (a segment's sdata is a few of them). */
+const CHUNK_BYTES = 256 * 1024;

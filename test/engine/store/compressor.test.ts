@@ -3,11 +3,15 @@
  * stream of its bytes whichever thread compresses (worker through the shared rings, or inline
  * when a block is too large or the ring is full), in any number and size of blocks, at about
  * the size a fresh deflateRawSync gives, and the caller's buffer is copied (reusable at once).
+ * The worker stops when the last stored writer finishes a bulk load (not while a writer is open,
+ * nor after a small load), small loads without a worker compress inline, and more work starts it again.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { compressBlock, DEFLATE_LEVEL, RING_BYTES } from '../../../engine/store/compressor.ts';
+import { BUSY_BYTES, compressBlock, compressorWorkerRunning, DEFLATE_LEVEL, RING_BYTES, START_BYTES } from '../../../engine/store/compressor.ts';
+import { StoredWriter } from '../../../engine/store/stored-writer.ts';
+import { StoredReader } from '../../../engine/store/stored-reader.ts';
 
 function block(i: number, size: number): Uint8Array {
   const b = new Uint8Array(size);
@@ -63,5 +67,44 @@ describe('block compressor', () => {
       assert.ok(same(inflateRawSync(await compressBlock(b)), b));
       await new Promise((r) => setTimeout(r, 5));
     }
+  });
+});
+
+describe('compression worker lifetime', () => {
+  /** Writes `mb` MB of distinct docs through a StoredWriter and checks every doc reads back. */
+  async function writeAndCheck(mb: number, seed: number): Promise<void> {
+    const w = new StoredWriter();
+    const docs: string[] = [];
+    let chars = 0;
+    for (let i = 0; chars < mb * 2 ** 20; i++) {
+      const d = `doc ${seed}-${i} ` + 'lorem ipsum dolor sit amet '.repeat(20 + (i % 50)) + i;
+      docs.push(d);
+      chars += d.length;
+      w.add(d);
+    }
+    const blocks = await w.finish();
+    const data = Buffer.concat(blocks.data);
+    const r = new StoredReader(new Uint8Array(data.buffer, data.byteOffset, data.length), blocks.firstDocs, blocks.offsets, docs.length);
+    for (let i = 0; i < docs.length; i += 97) assert.equal(r.doc(i), docs[i]);
+    assert.equal(r.doc(docs.length - 1), docs[docs.length - 1]);
+  }
+
+  it('stops the worker when the last writer finishes a bulk load, and starts one again for more work', async () => {
+    await writeAndCheck((START_BYTES + BUSY_BYTES) / 2 ** 20 + 1, 1);
+    assert.equal(compressorWorkerRunning(), false, 'worker stopped after a bulk load');
+    // a small load after the stop is compressed inline (no worker boot)
+    await writeAndCheck(START_BYTES / 2 ** 20 / 4, 2);
+    assert.equal(compressorWorkerRunning(), false, 'small load compressed inline');
+  });
+
+  it('keeps the worker after a small load that used it, and while another writer is open', async () => {
+    const open = new StoredWriter();
+    open.add('an open writer with one doc');
+    await writeAndCheck((START_BYTES + BUSY_BYTES) / 2 ** 20 + 1, 3);
+    assert.equal(compressorWorkerRunning(), true, 'kept while a writer is open');
+    await open.finish();
+    assert.equal(compressorWorkerRunning(), false, 'stopped once the last writer finished');
+    await writeAndCheck(START_BYTES / 2 ** 20 + 1, 4);
+    assert.equal(compressorWorkerRunning(), true, 'kept after a small load (stops when idle)');
   });
 });

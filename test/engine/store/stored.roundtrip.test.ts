@@ -34,7 +34,8 @@ describe('compressed block store', () => {
       w.add(d);
     }
     const blocks = await w.finish();
-    assert.ok(blocks.data.length > 10, 'several blocks');
+    assert.ok(blocks.offsets.length - 1 > 10, 'several blocks');
+    assert.equal(blocks.firstDocs.length, blocks.offsets.length - 1);
     const raw = blocks.data.reduce((n, b) => n + b.length, 0);
     assert.ok(raw < docs.reduce((n, d) => n + d.length, 0) / 2, 'compressed');
     const data = new Uint8Array(raw);
@@ -49,5 +50,33 @@ describe('compressed block store', () => {
       assert.equal(r.doc(i), docs[i]);
     }
     assert.throws(() => r.doc(3000), (e) => e instanceof EngineError);
+  });
+});
+
+describe('compressed block store, delivery order', () => {
+  function docsFor(seed: number): string[] {
+    const docs: string[] = [];
+    let chars = 0;
+    for (let i = 0; chars < 3 * 2 ** 20; i++) {
+      // a few docs larger than a ring slot (compressed inline, possibly ahead of blocks still in the ring)
+      const d = i % 500 === 250 ? `big ${seed}-${i} ` + 'x y z '.repeat(120_000) : `doc ${seed}-${i} ` + 'lorem ipsum dolor '.repeat(10 + (i % 60));
+      docs.push(d);
+      chars += d.length;
+    }
+    return docs;
+  }
+
+  function check(blocks: Awaited<ReturnType<StoredWriter['finish']>>, docs: string[]): void {
+    const data = Buffer.concat(blocks.data);
+    assert.equal(data.length, blocks.offsets[blocks.offsets.length - 1]);
+    const r = new StoredReader(new Uint8Array(data.buffer, data.byteOffset, data.length), blocks.firstDocs, blocks.offsets, docs.length);
+    for (let i = 0; i < docs.length; i++) assert.equal(r.doc(i), docs[i], `doc ${i}`);
+  }
+
+  it('keeps block order when large blocks are compressed inline among blocks in flight (finish)', async () => {
+    const docs = docsFor(1);
+    const w = new StoredWriter();
+    for (const d of docs) w.add(d);
+    check(await w.finish(), docs);
   });
 });
