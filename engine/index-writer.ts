@@ -77,6 +77,12 @@ export class IndexWriter {
   private readonly ramBufferBytes: number;
   private readonly maxBufferedTokens: number;
   private readonly listeners = new Set<(s: CommitSnapshot) => void>();
+  /**
+   * Key -> the buffer (current or pending) holding its live buffered copy, so replacing or
+   * deleting a key probes one buffer instead of every pending one. Entries of a pending buffer
+   * are dropped when its segment is written; an entry may be stale (doc deleted by keyword).
+   */
+  private readonly keyHome = new Map<string, SegmentBuffer>();
   /** Reusable analysis output per text field (consumed synchronously by the buffer). */
   private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
@@ -144,6 +150,7 @@ export class IndexWriter {
       terms[f] = stream;
     }
     this.deleteKey(doc.key);
+    this.keyHome.set(doc.key, this.buffer);
     this.buffer.add({
       key: doc.key,
       language,
@@ -176,11 +183,11 @@ export class IndexWriter {
   }
 
   private deleteKey(key: string): void {
-    const d = this.buffer.findKey(key);
-    if (d >= 0 && this.buffer.deleteDoc(d)) this.changed = true;
-    for (const p of this.pendings) {
-      const pd = p.buffer.findKey(key);
-      if (pd >= 0 && p.buffer.deleteDoc(pd)) this.changed = true;
+    const home = this.keyHome.get(key);
+    if (home !== undefined) {
+      const d = home.findKey(key);
+      if (d >= 0 && home.deleteDoc(d)) this.changed = true;
+      this.keyHome.delete(key);
     }
     if (this.segments.length === 0) return;
     const hash = hashKey(key);
@@ -254,6 +261,8 @@ export class IndexWriter {
     };
     const i = this.pendings.indexOf(p);
     if (i >= 0) this.pendings.splice(i, 1);
+    const keyHome = this.keyHome;
+    for (const key of p.buffer.keys) if (keyHome.get(key) === p.buffer) keyHome.delete(key);
     this.segments.push(live);
     this.writingIds.delete(p.id);
     this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: seg.size, ms: Date.now() - started });
