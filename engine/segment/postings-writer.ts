@@ -120,6 +120,8 @@ export class PostingsWriter {
 }
 
 const bestByNorm = new Int32Array(256);
+/** Norm bytes present in the block: a 256-bit set, then the bytes in ascending order. */
+const touchedBits = new Int32Array(8);
 const touched = new Int32Array(256);
 
 /**
@@ -133,27 +135,19 @@ function writeImpacts(out: ByteWriter, freqs: Int32Array, lens: Int32Array, n: n
     out.varint(lens[0]);
     return;
   }
-  let nt = 0;
   for (let i = 0; i < n; i++) {
     const b = intToByte4(lens[i]);
     const f = freqs[i];
-    if (bestByNorm[b] === 0) {
-      // insertion into the ascending list of touched norm bytes (few distinct values per block)
-      let k = nt++;
-      while (k > 0 && touched[k - 1] > b) {
-        touched[k] = touched[k - 1];
-        k--;
-      }
-      touched[k] = b;
-    }
+    if (bestByNorm[b] === 0) touchedBits[b >>> 5] |= 1 << (b & 31);
     if (f > bestByNorm[b]) bestByNorm[b] = f;
   }
+  const nt = touchedInOrder();
   let count = 0;
   let maxF = 0;
   for (let k = 0; k < nt; k++) {
-    const b = touched[k];
-    if (bestByNorm[b] > maxF) {
-      maxF = bestByNorm[b];
+    const f = bestByNorm[touched[k]];
+    if (f > maxF) {
+      maxF = f;
       count++;
     }
   }
@@ -169,4 +163,19 @@ function writeImpacts(out: ByteWriter, freqs: Int32Array, lens: Int32Array, n: n
     }
     bestByNorm[b] = 0;
   }
+}
+
+/** Moves the norm bytes of touchedBits (cleared) into `touched`, ascending; returns their count. */
+function touchedInOrder(): number {
+  let nt = 0;
+  for (let w = 0; w < 8; w++) {
+    let bits = touchedBits[w];
+    touchedBits[w] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      touched[nt++] = (w << 5) + 31 - Math.clz32(low);
+      bits ^= low;
+    }
+  }
+  return nt;
 }
