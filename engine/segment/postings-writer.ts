@@ -75,15 +75,7 @@ export class PostingsWriter {
     this.lastDoc = doc;
     this.df++;
     this.ttf += freq;
-    if (positions) {
-      const out = this.posOut;
-      let prev = 0;
-      for (let k = 0; k < freq; k++) {
-        const p = positions[off + k];
-        out.varint(p - prev);
-        prev = p;
-      }
-    }
+    if (positions) writePositions(this.posOut, positions, off, freq);
     if (this.n === BLOCK_SIZE) this.flushBlock();
   }
 
@@ -117,6 +109,25 @@ export class PostingsWriter {
     this.blockPosStart = posEnd;
     this.n = 0;
   }
+}
+
+/** Appends positions[off, off + freq) (ascending, below 2^31) as delta varints. */
+function writePositions(out: ByteWriter, positions: ArrayLike<number>, off: number, freq: number): void {
+  out.ensure(5 * freq);
+  const buf = out.buf;
+  let p = out.length;
+  let prev = 0;
+  for (let k = off, end = off + freq; k < end; k++) {
+    const pos = positions[k];
+    let v = pos - prev;
+    prev = pos;
+    while (v >= 0x80) {
+      buf[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[p++] = v;
+  }
+  out.length = p;
 }
 
 const bestByNorm = new Int32Array(256);
