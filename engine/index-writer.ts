@@ -78,11 +78,12 @@ export class IndexWriter {
   private readonly maxBufferedTokens: number;
   private readonly listeners = new Set<(s: CommitSnapshot) => void>();
   /**
-   * Key -> the buffer (current or pending) holding its live buffered copy, so replacing or
-   * deleting a key probes one buffer instead of every pending one. Entries of a pending buffer
-   * are dropped when its segment is written; an entry may be stale (doc deleted by keyword).
+   * Key -> sequence number of its live buffered copy (in the current or a pending buffer: doc
+   * seq - buffer.firstSeq), one lookup to replace or delete a key however many buffers are
+   * pending. Entries of a pending buffer are dropped when its segment is written; an entry may
+   * be stale (its doc deleted by keyword).
    */
-  private readonly keyHome = new Map<string, SegmentBuffer>();
+  private readonly keyDocs = new Map<string, number>();
   /** Reusable analysis output per text field (consumed synchronously by the buffer). */
   private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
@@ -150,7 +151,7 @@ export class IndexWriter {
       terms[f] = stream;
     }
     this.deleteKey(doc.key);
-    this.keyHome.set(doc.key, this.buffer);
+    this.keyDocs.set(doc.key, this.buffer.firstSeq + this.buffer.numDocs);
     this.buffer.add({
       key: doc.key,
       language,
@@ -183,15 +184,25 @@ export class IndexWriter {
   }
 
   private deleteKey(key: string): void {
-    const home = this.keyHome.get(key);
-    if (home !== undefined) {
-      const d = home.findKey(key);
-      if (d >= 0 && home.deleteDoc(d)) this.changed = true;
-      this.keyHome.delete(key);
+    const seq = this.keyDocs.get(key);
+    if (seq !== undefined) {
+      this.keyDocs.delete(key);
+      const b = this.bufferOf(seq);
+      if (b !== null && b.deleteDoc(seq - b.firstSeq)) this.changed = true;
     }
     if (this.segments.length === 0) return;
     const hash = hashKey(key);
     for (const s of this.segments) for (const sd of s.core.keys().find(key, hash)) this.deleteSegmentDoc(s, sd);
+  }
+
+  /** The buffer (current or pending) holding buffered doc `seq`, or null. */
+  private bufferOf(seq: number): SegmentBuffer | null {
+    if (seq >= this.buffer.firstSeq) return this.buffer;
+    for (const p of this.pendings) {
+      const b = p.buffer;
+      if (seq >= b.firstSeq && seq < b.firstSeq + b.numDocs) return b;
+    }
+    return null;
   }
 
   /** Marks doc `d` of segment `s` deleted. */
@@ -218,7 +229,7 @@ export class IndexWriter {
   private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
-    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields });
+    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields, firstSeq: buffer.firstSeq + buffer.numDocs });
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();
@@ -261,8 +272,13 @@ export class IndexWriter {
     };
     const i = this.pendings.indexOf(p);
     if (i >= 0) this.pendings.splice(i, 1);
-    const keyHome = this.keyHome;
-    for (const key of p.buffer.keys) if (keyHome.get(key) === p.buffer) keyHome.delete(key);
+    const keyDocs = this.keyDocs;
+    const first = p.buffer.firstSeq;
+    const end = first + p.buffer.numDocs;
+    for (const key of p.buffer.keys) {
+      const seq = keyDocs.get(key);
+      if (seq !== undefined && seq >= first && seq < end) keyDocs.delete(key);
+    }
     this.segments.push(live);
     this.writingIds.delete(p.id);
     this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: seg.size, ms: Date.now() - started });

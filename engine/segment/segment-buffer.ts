@@ -10,7 +10,8 @@
  * freeing tens of MB per flush (which would leave the freed memory in the process's RSS).
  *
  * Deletions of buffered docs are flags on the buffer; they become the new segment's
- * initial deletion bitset.
+ * initial deletion bitset. Finding a key's buffered doc is the caller's job (IndexWriter keeps
+ * one key map over all its buffers, using each buffer's firstSeq).
  */
 import type { Token, Language } from '../analysis/types.ts';
 import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
@@ -70,7 +71,8 @@ export interface FlushedSegment {
 
 export class SegmentBuffer {
   readonly keys: string[] = [];
-  readonly keyMap = new Map<string, number>();
+  /** Caller-assigned sequence number of this buffer's doc 0 (doc id = seq - firstSeq). */
+  readonly firstSeq: number;
   /** Deletion flags of buffered docs (1 = deleted). */
   deleted = new Uint8Array(1024);
   delCount = 0;
@@ -98,8 +100,12 @@ export class SegmentBuffer {
   /** Approximate RAM use in bytes (drives flushing). */
   bytesUsed = 0;
 
-  /** @param options.displayFields stored fields also kept in the segment's display store (schema.displayFields). */
-  constructor(options: { displayFields?: readonly string[] } = {}) {
+  /**
+   * @param options.displayFields stored fields also kept in the segment's display store (schema.displayFields).
+   * @param options.firstSeq see firstSeq (default 0).
+   */
+  constructor(options: { displayFields?: readonly string[]; firstSeq?: number } = {}) {
+    this.firstSeq = options.firstSeq ?? 0;
     this.stored = new StoredWriter({ displayFields: options.displayFields });
   }
 
@@ -127,7 +133,6 @@ export class SegmentBuffer {
   add(doc: AnalyzedDoc | StreamedDoc): number {
     const id = this.keys.length;
     this.keys.push(doc.key);
-    this.keyMap.set(doc.key, id);
     if (id >= this.deleted.length * 8) {
       const next = new Uint8Array(this.deleted.length * 2);
       next.set(this.deleted);
@@ -240,13 +245,7 @@ export class SegmentBuffer {
     if (this.deleted[id >>> 3] & bit) return false;
     this.deleted[id >>> 3] |= bit;
     this.delCount++;
-    if (this.keyMap.get(this.keys[id]) === id) this.keyMap.delete(this.keys[id]);
     return true;
-  }
-
-  /** Live buffered doc with `key`, or -1. */
-  findKey(key: string): number {
-    return this.keyMap.get(key) ?? -1;
   }
 
   /** Buffered docs carrying keyword `value` in `field`. */
