@@ -272,13 +272,7 @@ export class IndexWriter {
     };
     const i = this.pendings.indexOf(p);
     if (i >= 0) this.pendings.splice(i, 1);
-    const keyDocs = this.keyDocs;
-    const first = p.buffer.firstSeq;
-    const end = first + p.buffer.numDocs;
-    for (const key of p.buffer.keys) {
-      const seq = keyDocs.get(key);
-      if (seq !== undefined && seq >= first && seq < end) keyDocs.delete(key);
-    }
+    dropKeys(this.keyDocs, p.buffer);
     this.segments.push(live);
     this.writingIds.delete(p.id);
     this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: seg.size, ms: Date.now() - started });
@@ -434,6 +428,16 @@ export class IndexWriter {
 
   private checkOpen(): void {
     if (this.closed) throw new EngineError('CLOSED', 'index writer is closed');
+  }
+}
+
+/** Removes the key map entries pointing into `buffer` (its segment now holds those docs). */
+function dropKeys(keyDocs: Map<string, number>, buffer: SegmentBuffer): void {
+  const first = buffer.firstSeq;
+  const end = first + buffer.numDocs;
+  for (const key of buffer.keys) {
+    const seq = keyDocs.get(key);
+    if (seq !== undefined && seq >= first && seq < end) keyDocs.delete(key);
   }
 }
 

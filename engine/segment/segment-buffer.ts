@@ -312,10 +312,7 @@ export class SegmentBuffer {
     for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
     for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
     w.setKeys(writeKeys(this.keys));
-    const sigs = new BigUint64Array(maxDoc);
-    const s = this.sigs.data;
-    for (let d = 0; d < maxDoc; d++) sigs[d] = (BigInt(s[2 * d] >>> 0) << 32n) | BigInt(s[2 * d + 1] >>> 0);
-    w.setSignatures(sigs);
+    w.setSignatures(signatures(this.sigs.data, maxDoc));
     this.releaseTerms();
     w.setStored(await this.stored.finish());
     return w.finish();
@@ -518,6 +515,22 @@ function cacheHash(term: string, rid: number): void {
   hashHi[rid] = hi | 0;
   hashLo[rid] = lo | 0;
   hashKnown[rid] = 1;
+}
+
+/** True when the platform stores the low 32 bits of a 64-bit word first. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Signatures from (high, low) halves per doc, without a BigInt per doc. */
+function signatures(halves: Int32Array, maxDoc: number): BigUint64Array {
+  const sigs = new BigUint64Array(maxDoc);
+  const words = new Int32Array(sigs.buffer);
+  const hi = LITTLE_ENDIAN ? 1 : 0;
+  const lo = 1 - hi;
+  for (let d = 0; d < maxDoc; d++) {
+    words[2 * d + hi] = halves[2 * d];
+    words[2 * d + lo] = halves[2 * d + 1];
+  }
+  return sigs;
 }
 
 function growHashCache(min: number): void {
