@@ -80,8 +80,8 @@ export class IndexWriter {
   /**
    * Key -> sequence number of its live buffered copy (in the current or a pending buffer: doc
    * seq - buffer.firstSeq), one lookup to replace or delete a key however many buffers are
-   * pending. Entries of a pending buffer are dropped when its segment is written; an entry may
-   * be stale (its doc deleted by keyword).
+   * pending. Holds exactly the live buffered docs: deleting a buffered doc removes its entry,
+   * and a pending buffer's remaining entries go when its segment is written.
    */
   private readonly keyDocs = new Map<string, number>();
   /** Reusable analysis output per text field (consumed synchronously by the buffer). */
@@ -176,7 +176,13 @@ export class IndexWriter {
     this.checkOpen();
     if (typeof field !== 'string' || typeof value !== 'string') throw new EngineError('INVALID_DOCUMENT', 'field and value must be strings');
     this.writeCount++;
-    for (const b of this.buffers()) for (const d of b.docsWithKeyword(field, value)) if (b.deleteDoc(d)) this.changed = true;
+    for (const b of this.buffers()) {
+      for (const d of b.docsWithKeyword(field, value)) {
+        if (!b.deleteDoc(d)) continue;
+        this.changed = true;
+        this.keyDocs.delete(b.keys[d]); // it was the key's live copy
+      }
+    }
     for (const s of this.segments) {
       const docs = s.core.keywordColumn(field)?.docsOf(value);
       if (docs) for (let i = 0; i < docs.length; i++) this.deleteSegmentDoc(s, docs[i]);
@@ -431,14 +437,11 @@ export class IndexWriter {
   }
 }
 
-/** Removes the key map entries pointing into `buffer` (its segment now holds those docs). */
+/** Removes the key map entries of `buffer`'s live docs (its segment now holds them). */
 function dropKeys(keyDocs: Map<string, number>, buffer: SegmentBuffer): void {
-  const first = buffer.firstSeq;
-  const end = first + buffer.numDocs;
-  for (const key of buffer.keys) {
-    const seq = keyDocs.get(key);
-    if (seq !== undefined && seq >= first && seq < end) keyDocs.delete(key);
-  }
+  const keys = buffer.keys;
+  const deleted = buffer.deleted;
+  for (let d = 0; d < keys.length; d++) if ((deleted[d >>> 3] & (1 << (d & 7))) === 0) keyDocs.delete(keys[d]);
 }
 
 function sampleText(text: Record<string, string>): string {
