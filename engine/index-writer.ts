@@ -77,6 +77,13 @@ export class IndexWriter {
   private readonly ramBufferBytes: number;
   private readonly maxBufferedTokens: number;
   private readonly listeners = new Set<(s: CommitSnapshot) => void>();
+  /**
+   * Key -> sequence number of its live buffered copy (in the current or a pending buffer: doc
+   * seq - buffer.firstSeq), one lookup to replace or delete a key however many buffers are
+   * pending. Holds exactly the live buffered docs: deleting a buffered doc removes its entry,
+   * and a pending buffer's remaining entries go when its segment is written.
+   */
+  private readonly keyDocs = new Map<string, number>();
   /** Reusable analysis output per text field (consumed synchronously by the buffer). */
   private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
@@ -144,6 +151,7 @@ export class IndexWriter {
       terms[f] = stream;
     }
     this.deleteKey(doc.key);
+    this.keyDocs.set(doc.key, this.buffer.firstSeq + this.buffer.numDocs);
     this.buffer.add({
       key: doc.key,
       language,
@@ -168,7 +176,13 @@ export class IndexWriter {
     this.checkOpen();
     if (typeof field !== 'string' || typeof value !== 'string') throw new EngineError('INVALID_DOCUMENT', 'field and value must be strings');
     this.writeCount++;
-    for (const b of this.buffers()) for (const d of b.docsWithKeyword(field, value)) if (b.deleteDoc(d)) this.changed = true;
+    for (const b of this.buffers()) {
+      for (const d of b.docsWithKeyword(field, value)) {
+        if (!b.deleteDoc(d)) continue;
+        this.changed = true;
+        this.keyDocs.delete(b.keys[d]); // it was the key's live copy
+      }
+    }
     for (const s of this.segments) {
       const docs = s.core.keywordColumn(field)?.docsOf(value);
       if (docs) for (let i = 0; i < docs.length; i++) this.deleteSegmentDoc(s, docs[i]);
@@ -176,15 +190,25 @@ export class IndexWriter {
   }
 
   private deleteKey(key: string): void {
-    const d = this.buffer.findKey(key);
-    if (d >= 0 && this.buffer.deleteDoc(d)) this.changed = true;
-    for (const p of this.pendings) {
-      const pd = p.buffer.findKey(key);
-      if (pd >= 0 && p.buffer.deleteDoc(pd)) this.changed = true;
+    const seq = this.keyDocs.get(key);
+    if (seq !== undefined) {
+      this.keyDocs.delete(key);
+      const b = this.bufferOf(seq);
+      if (b !== null && b.deleteDoc(seq - b.firstSeq)) this.changed = true;
     }
     if (this.segments.length === 0) return;
     const hash = hashKey(key);
     for (const s of this.segments) for (const sd of s.core.keys().find(key, hash)) this.deleteSegmentDoc(s, sd);
+  }
+
+  /** The buffer (current or pending) holding buffered doc `seq`, or null. */
+  private bufferOf(seq: number): SegmentBuffer | null {
+    if (seq >= this.buffer.firstSeq) return this.buffer;
+    for (const p of this.pendings) {
+      const b = p.buffer;
+      if (seq >= b.firstSeq && seq < b.firstSeq + b.numDocs) return b;
+    }
+    return null;
   }
 
   /** Marks doc `d` of segment `s` deleted. */
@@ -211,7 +235,7 @@ export class IndexWriter {
   private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
-    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields });
+    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields, firstSeq: buffer.firstSeq + buffer.numDocs });
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();
@@ -254,6 +278,7 @@ export class IndexWriter {
     };
     const i = this.pendings.indexOf(p);
     if (i >= 0) this.pendings.splice(i, 1);
+    dropKeys(this.keyDocs, p.buffer);
     this.segments.push(live);
     this.writingIds.delete(p.id);
     this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: seg.size, ms: Date.now() - started });
@@ -410,6 +435,13 @@ export class IndexWriter {
   private checkOpen(): void {
     if (this.closed) throw new EngineError('CLOSED', 'index writer is closed');
   }
+}
+
+/** Removes the key map entries of `buffer`'s live docs (its segment now holds them). */
+function dropKeys(keyDocs: Map<string, number>, buffer: SegmentBuffer): void {
+  const keys = buffer.keys;
+  const deleted = buffer.deleted;
+  for (let d = 0; d < keys.length; d++) if ((deleted[d >>> 3] & (1 << (d & 7))) === 0) keyDocs.delete(keys[d]);
 }
 
 function sampleText(text: Record<string, string>): string {

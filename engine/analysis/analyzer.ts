@@ -49,7 +49,8 @@ const stemGerman = de.stemGerman;
 const foldLatin = fold.foldLatin;
 const splitGermanCompound = dc.splitGermanCompound;
 const WordTable = wt.WordTable;
-type WordTable<V> = wt.WordTable<V>;
+type WordTable = wt.WordTable;
+const MISSING = wt.MISSING;
 const hashString = wt.hashString;
 const foldGreek = norm.foldGreek;
 const americanSpelling = norm.americanSpelling;
@@ -65,6 +66,12 @@ export const WORD_CACHE_LIMIT = 300_000;
 
 /** A word's analysis as term ids: its term, null for a stopword, or [term, ...compound parts]. */
 type Entry = number | null | number[];
+
+/**
+ * An Entry as the word tables store it: a term id (>= 0), NO_TERMS for null, or
+ * -2 - i for the list multiTerms[lang][i].
+ */
+const NO_TERMS = -1;
 
 /** Terms interned before the registry is replaced (bounds its memory). */
 export const TERM_REGISTRY_LIMIT = 1 << 20;
@@ -98,14 +105,41 @@ function checkRegistry(): void {
   registryEpoch++;
   wholeCache.de.clear();
   wholeCache.en.clear();
-  tables.de.clear();
-  tables.en.clear();
+  clearWords('de');
+  clearWords('en');
 }
 
-const tables: Record<Language, WordTable<Entry>> = {
-  de: new WordTable<Entry>(WORD_CACHE_LIMIT),
-  en: new WordTable<Entry>(WORD_CACHE_LIMIT),
+const tables: Record<Language, WordTable> = {
+  de: new WordTable(WORD_CACHE_LIMIT),
+  en: new WordTable(WORD_CACHE_LIMIT),
 };
+/** Term lists of the words of tables[lang] with more than one term. */
+const multiTerms: Record<Language, number[][]> = { de: [], en: [] };
+
+function clearWords(lang: Language): void {
+  tables[lang].clear();
+  multiTerms[lang].length = 0;
+}
+
+/** Stores word w (hash h) with its entry in tables[lang]; returns the entry's code. */
+function remember(w: string, h: number, e: Entry, lang: Language): number {
+  const table = tables[lang];
+  if (table.size >= WORD_CACHE_LIMIT) clearWords(lang);
+  let code: number;
+  if (e === null) code = NO_TERMS;
+  else if (typeof e === 'number') code = e;
+  else {
+    const list = multiTerms[lang];
+    code = -2 - list.length;
+    list.push(e);
+  }
+  table.set(w, h, code);
+  return code;
+}
+
+function decode(code: number, lang: Language): Entry {
+  return code >= 0 ? code : code === NO_TERMS ? null : multiTerms[lang][-2 - code];
+}
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -168,30 +202,31 @@ function computeEntry(word: string, lang: Language): Entry {
   return withAlnumParts(w, e, lang);
 }
 
-/** Analysis of one lower-case word in `lang`, memoised. */
-function wordEntry(w: string, lang: Language): Entry {
-  const table = tables[lang];
+/** Code (see NO_TERMS) of the analysis of one lower-case word in `lang`, memoised. */
+function wordCode(w: string, lang: Language): number {
   const h = hashString(w);
-  let e = table.get(w, h);
-  if (e === undefined) {
-    e = computeEntry(w, lang);
-    table.set(w, h, e);
-  }
-  return e;
+  const code = tables[lang].get(w, h);
+  return code !== MISSING ? code : remember(w, h, computeEntry(w, lang), lang);
 }
 
-/** Analysis of the word text[start, end) with tokenizer flags, memoised; ASCII words are looked up in place. */
-function rangeEntry(text: string, start: number, end: number, flags: number, h: number, table: WordTable<Entry>, lang: Language): Entry {
+/** Analysis of one lower-case word in `lang`, memoised. */
+function wordEntry(w: string, lang: Language): Entry {
+  return decode(wordCode(w, lang), lang);
+}
+
+/** Code of the word text[start, end) with tokenizer flags, memoised; ASCII words are looked up in place. */
+function rangeCode(text: string, start: number, end: number, flags: number, h: number, table: WordTable, lang: Language): number {
   if ((flags & F_NON_ASCII) === 0) {
-    let e = table.getRange(text, start, end, h);
-    if (e === undefined) {
-      const w = lowerWord(text, start, end, flags);
-      e = computeEntry(w, lang);
-      table.set(w, h, e);
-    }
-    return e;
+    const code = table.getRange(text, start, end, h);
+    return code !== MISSING ? code : newRange(text, start, end, flags, h, lang);
   }
-  return wordEntry(lowerWord(text, start, end, flags), lang);
+  return wordCode(lowerWord(text, start, end, flags), lang);
+}
+
+/** rangeCode of an ASCII word not in the table yet. */
+function newRange(text: string, start: number, end: number, flags: number, h: number, lang: Language): number {
+  const w = lowerWord(text, start, end, flags);
+  return remember(w, h, computeEntry(w, lang), lang);
 }
 
 function lowerWord(text: string, start: number, end: number, flags: number): string {
@@ -250,6 +285,7 @@ export function analyzeEach(text: string, lang: Language, onToken: TokenCallback
   checkRegistry();
   const strings = termStrings;
   const table = tables[lang];
+  const multi = multiTerms[lang];
   const stream = borrowStream();
   let pos = 0;
   try {
@@ -264,9 +300,12 @@ export function analyzeEach(text: string, lang: Language, onToken: TokenCallback
         continue;
       }
       if (stop - start <= MAX_WORD_LENGTH) {
-        const e = rangeEntry(text, start, stop, flags, d[r + 3], table, lang);
-        if (typeof e === 'number') onToken(strings[e], pos, start, stop);
-        else if (e !== null) for (let i = 0; i < e.length; i++) onToken(strings[e[i]], pos, start, stop);
+        const code = rangeCode(text, start, stop, flags, d[r + 3], table, lang);
+        if (code >= 0) onToken(strings[code], pos, start, stop);
+        else if (code !== NO_TERMS) {
+          const e = multi[-2 - code];
+          for (let i = 0; i < e.length; i++) onToken(strings[e[i]], pos, start, stop);
+        }
       }
       pos++;
     }
@@ -321,6 +360,7 @@ export function analyzeTerms(text: string, lang: Language, out: TermStream): num
   out.epoch = registryEpoch;
   out.strings = termStrings;
   const table = tables[lang];
+  const multi = multiTerms[lang];
   const stream = borrowStream();
   let pos = 0;
   try {
@@ -338,9 +378,10 @@ export function analyzeTerms(text: string, lang: Language, out: TermStream): num
         continue;
       }
       if (stop - start <= MAX_WORD_LENGTH) {
-        const e = rangeEntry(text, start, stop, flags, d[r + 3], table, lang);
-        if (typeof e === 'number') out.push(e, pos);
-        else if (e !== null) {
+        const code = rangeCode(text, start, stop, flags, d[r + 3], table, lang);
+        if (code >= 0) out.push(code, pos);
+        else if (code !== NO_TERMS) {
+          const e = multi[-2 - code];
           out.reserve(e.length + (n - (r >> 2)));
           for (let i = 0; i < e.length; i++) out.push(e[i], pos);
         }

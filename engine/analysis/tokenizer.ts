@@ -112,6 +112,15 @@ export function tokenize(text: string, sink: TokenSink): void {
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
 
+/** Moves the record at `at` one record up (room is reserved), leaving `at` for a compound record. */
+function openCompoundSlot(d: Int32Array, at: number): void {
+  const r = at * RECORD;
+  d[r + 4] = d[r];
+  d[r + 5] = d[r + 1];
+  d[r + 6] = d[r + 2];
+  d[r + 7] = d[r + 3];
+}
+
 /** Scans `text` into `stream` (appending records in text order; compounds before their parts). */
 export function scanInto(text: string, stream: TokenStream): void {
   const maxPieces = MAX_COMPOUND_PARTS + 1;
@@ -140,8 +149,9 @@ export function scanInto(text: string, stream: TokenStream): void {
       i += len;
       continue;
     }
-    // a run of word pieces joined by - . _ ; a slot is kept for the compound record
-    const compoundAt = cnt++;
+    // a run of word pieces joined by - . _ ; the first piece is written in place, and the
+    // compound's record is slotted in before it only when a second piece follows (rare)
+    const compoundAt = cnt;
     let pieces = 0;
     let j = i;
     for (;;) {
@@ -183,21 +193,27 @@ export function scanInto(text: string, stream: TokenStream): void {
       d[r + 3] = (flags & F_NON_ASCII) === 0 ? h : 0;
       pieces++;
       if (pieces < maxPieces && j + 1 < n && isJoiner(text.charCodeAt(j)) && classAt(text, j + 1) === WORD) {
+        if (pieces === 1) {
+          openCompoundSlot(d, compoundAt);
+          cnt++;
+        }
         j++;
         continue;
       }
       break;
     }
-    const r = compoundAt * RECORD;
-    if (pieces > 1 && pieces <= MAX_COMPOUND_PARTS && j - i <= MAX_COMPOUND_LENGTH) {
-      d[r] = F_COMPOUND;
-      d[r + 1] = i;
-      d[r + 2] = j;
-      d[r + 3] = pieces;
-    } else {
-      // no compound record: shift the pieces down over the reserved slot
-      for (let x = r, end = (cnt - 1) * RECORD; x < end; x++) d[x] = d[x + RECORD];
-      cnt--;
+    if (pieces > 1) {
+      const r = compoundAt * RECORD;
+      if (pieces <= MAX_COMPOUND_PARTS && j - i <= MAX_COMPOUND_LENGTH) {
+        d[r] = F_COMPOUND;
+        d[r + 1] = i;
+        d[r + 2] = j;
+        d[r + 3] = pieces;
+      } else {
+        // too long to be reported whole: shift the pieces down over the compound's slot
+        for (let x = r, end = (cnt - 1) * RECORD; x < end; x++) d[x] = d[x + RECORD];
+        cnt--;
+      }
     }
     i = j;
   }

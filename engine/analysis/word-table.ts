@@ -1,10 +1,13 @@
 /**
- * A bounded open-addressing memo table from words to analysis results, keyed
+ * A bounded open-addressing memo table from words to int32 analysis codes, keyed
  * either by a string or directly by a range of the source text (ASCII words
  * are looked up lower-cased in place, without allocating a substring). When
  * it holds `limit` entries it is cleared, which keeps memory bounded.
+ *
+ * Each slot's hash and value sit side by side in one Int32Array, so a probe reads one
+ * cache line before it touches the key string; a small direct-mapped front table keeps
+ * frequent words the same way.
  */
-
 /** FNV-1a hash of text[start, end) with ASCII A-Z lower-cased. */
 export function hashRangeLower(text: string, start: number, end: number): number {
   let h = 0x811c9dc5 | 0;
@@ -24,6 +27,9 @@ export function hashString(s: string): number {
 /** Slots of the small direct-mapped front cache (frequent words stay in CPU caches). */
 const HOT_SIZE = 8192;
 
+/** What lookups return for an absent word; never a stored value. */
+export const MISSING = -0x80000000;
+
 /** True when text[start, start + k.length) lower-cased (ASCII) equals k. */
 function sameLower(text: string, start: number, k: string): boolean {
   for (let j = 0; j < k.length; j++) {
@@ -34,13 +40,13 @@ function sameLower(text: string, start: number, k: string): boolean {
   return true;
 }
 
-export class WordTable<V> {
+export class WordTable {
+  /** Front cache: [hash, value] per slot, and the slot's key. */
+  private readonly hot = new Int32Array(2 * HOT_SIZE);
   private readonly hotKeys: (string | undefined)[] = new Array(HOT_SIZE).fill(undefined);
-  private readonly hotHashes = new Int32Array(HOT_SIZE);
-  private readonly hotValues: (V | undefined)[] = new Array(HOT_SIZE).fill(undefined);
+  /** [hash, value] per slot; value MISSING marks an empty slot. */
+  private slots = new Int32Array(0);
   private keys: (string | undefined)[] = [];
-  private hashes = new Int32Array(0);
-  private values: (V | undefined)[] = [];
   private mask = 0;
   private count = 0;
 
@@ -52,21 +58,22 @@ export class WordTable<V> {
   private allocate(cap: number): void {
     this.mask = cap - 1;
     this.keys = new Array(cap).fill(undefined);
-    this.values = new Array(cap).fill(undefined);
-    this.hashes = new Int32Array(cap);
+    this.slots = new Int32Array(2 * cap);
+    for (let i = 1; i < 2 * cap; i += 2) this.slots[i] = MISSING;
   }
 
   private grow(): void {
-    const { keys, values, hashes } = this;
+    const { keys, slots } = this;
     this.allocate(keys.length * 2);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
       if (k === undefined) continue;
-      let j = hashes[i] & this.mask;
-      while (this.keys[j] !== undefined) j = (j + 1) & this.mask;
+      const h = slots[2 * i];
+      let j = h & this.mask;
+      while (this.slots[2 * j + 1] !== MISSING) j = (j + 1) & this.mask;
       this.keys[j] = k;
-      this.hashes[j] = hashes[i];
-      this.values[j] = values[i];
+      this.slots[2 * j] = h;
+      this.slots[2 * j + 1] = slots[2 * i + 1];
     }
   }
 
@@ -74,65 +81,67 @@ export class WordTable<V> {
     return this.count;
   }
 
-  /** Value stored for the lower-cased ASCII range text[start, end) with hash h. */
-  getRange(text: string, start: number, end: number, h: number): V | undefined {
+  /** Value stored for the lower-cased ASCII range text[start, end) with hash h, or MISSING. */
+  getRange(text: string, start: number, end: number, h: number): number {
     const len = end - start;
     const slot = (h >>> 7) & (HOT_SIZE - 1);
-    if (this.hotHashes[slot] === h) {
+    const hot = this.hot;
+    if (hot[2 * slot] === h) {
       const k = this.hotKeys[slot];
-      if (k !== undefined && k.length === len && sameLower(text, start, k)) return this.hotValues[slot];
+      if (k !== undefined && k.length === len && sameLower(text, start, k)) return hot[2 * slot + 1];
     }
-    let i = h & this.mask;
+    return this.probeRange(text, start, len, h, slot);
+  }
+
+  /** getRange past the front cache (which takes the word when found). */
+  private probeRange(text: string, start: number, len: number, h: number, slot: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    let i = h & mask;
     for (;;) {
-      const k = this.keys[i];
-      if (k === undefined) return undefined;
-      if (this.hashes[i] === h && k.length === len) {
-        let j = 0;
-        for (; j < len; j++) {
-          let c = text.charCodeAt(start + j);
-          if (c >= 65 && c <= 90) c += 32;
-          if (c !== k.charCodeAt(j)) break;
-        }
-        if (j === len) {
-          const v = this.values[i];
-          this.hotHashes[slot] = h;
+      const v = slots[2 * i + 1];
+      if (v === MISSING) return MISSING;
+      if (slots[2 * i] === h) {
+        const k = this.keys[i]!;
+        if (k.length === len && sameLower(text, start, k)) {
+          this.hot[2 * slot] = h;
+          this.hot[2 * slot + 1] = v;
           this.hotKeys[slot] = k;
-          this.hotValues[slot] = v;
           return v;
         }
       }
-      i = (i + 1) & this.mask;
+      i = (i + 1) & mask;
     }
   }
 
-  /** Value stored for `key` with hash h. */
-  get(key: string, h: number): V | undefined {
+  /** Value stored for `key` with hash h, or MISSING. */
+  get(key: string, h: number): number {
+    const slots = this.slots;
     let i = h & this.mask;
     for (;;) {
-      const k = this.keys[i];
-      if (k === undefined) return undefined;
-      if (this.hashes[i] === h && k === key) return this.values[i];
+      const v = slots[2 * i + 1];
+      if (v === MISSING) return MISSING;
+      if (slots[2 * i] === h && this.keys[i] === key) return v;
       i = (i + 1) & this.mask;
     }
   }
 
-  /** Stores value for key (hash h); the key must not be present. */
-  set(key: string, h: number, value: V): void {
+  /** Stores value (not MISSING) for key (hash h); the key must not be present. */
+  set(key: string, h: number, value: number): void {
     if (this.count >= this.limit) this.clear();
     else if (this.count * 2 >= this.keys.length) this.grow();
     let i = h & this.mask;
-    while (this.keys[i] !== undefined) i = (i + 1) & this.mask;
+    while (this.slots[2 * i + 1] !== MISSING) i = (i + 1) & this.mask;
     this.keys[i] = key;
-    this.hashes[i] = h;
-    this.values[i] = value;
+    this.slots[2 * i] = h;
+    this.slots[2 * i + 1] = value;
     this.count++;
   }
 
   clear(): void {
     this.hotKeys.fill(undefined);
-    this.hotValues.fill(undefined);
     this.keys.fill(undefined);
-    this.values.fill(undefined);
+    for (let i = 1; i < this.slots.length; i += 2) this.slots[i] = MISSING;
     this.count = 0;
   }
 }

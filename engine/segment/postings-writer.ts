@@ -75,15 +75,7 @@ export class PostingsWriter {
     this.lastDoc = doc;
     this.df++;
     this.ttf += freq;
-    if (positions) {
-      const out = this.posOut;
-      let prev = 0;
-      for (let k = 0; k < freq; k++) {
-        const p = positions[off + k];
-        out.varint(p - prev);
-        prev = p;
-      }
-    }
+    if (positions) writePositions(this.posOut, positions, off, freq);
     if (this.n === BLOCK_SIZE) this.flushBlock();
   }
 
@@ -119,7 +111,28 @@ export class PostingsWriter {
   }
 }
 
+/** Appends positions[off, off + freq) (ascending, below 2^31) as delta varints. */
+function writePositions(out: ByteWriter, positions: ArrayLike<number>, off: number, freq: number): void {
+  out.ensure(5 * freq);
+  const buf = out.buf;
+  let p = out.length;
+  let prev = 0;
+  for (let k = off, end = off + freq; k < end; k++) {
+    const pos = positions[k];
+    let v = pos - prev;
+    prev = pos;
+    while (v >= 0x80) {
+      buf[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[p++] = v;
+  }
+  out.length = p;
+}
+
 const bestByNorm = new Int32Array(256);
+/** Norm bytes present in the block: a 256-bit set, then the bytes in ascending order. */
+const touchedBits = new Int32Array(8);
 const touched = new Int32Array(256);
 
 /**
@@ -133,27 +146,19 @@ function writeImpacts(out: ByteWriter, freqs: Int32Array, lens: Int32Array, n: n
     out.varint(lens[0]);
     return;
   }
-  let nt = 0;
   for (let i = 0; i < n; i++) {
     const b = intToByte4(lens[i]);
     const f = freqs[i];
-    if (bestByNorm[b] === 0) {
-      // insertion into the ascending list of touched norm bytes (few distinct values per block)
-      let k = nt++;
-      while (k > 0 && touched[k - 1] > b) {
-        touched[k] = touched[k - 1];
-        k--;
-      }
-      touched[k] = b;
-    }
+    if (bestByNorm[b] === 0) touchedBits[b >>> 5] |= 1 << (b & 31);
     if (f > bestByNorm[b]) bestByNorm[b] = f;
   }
+  const nt = touchedInOrder();
   let count = 0;
   let maxF = 0;
   for (let k = 0; k < nt; k++) {
-    const b = touched[k];
-    if (bestByNorm[b] > maxF) {
-      maxF = bestByNorm[b];
+    const f = bestByNorm[touched[k]];
+    if (f > maxF) {
+      maxF = f;
       count++;
     }
   }
@@ -169,4 +174,19 @@ function writeImpacts(out: ByteWriter, freqs: Int32Array, lens: Int32Array, n: n
     }
     bestByNorm[b] = 0;
   }
+}
+
+/** Moves the norm bytes of touchedBits (cleared) into `touched`, ascending; returns their count. */
+function touchedInOrder(): number {
+  let nt = 0;
+  for (let w = 0; w < 8; w++) {
+    let bits = touchedBits[w];
+    touchedBits[w] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      touched[nt++] = (w << 5) + 31 - Math.clz32(low);
+      bits ^= low;
+    }
+  }
+  return nt;
 }

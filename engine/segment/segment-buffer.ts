@@ -10,7 +10,8 @@
  * freeing tens of MB per flush (which would leave the freed memory in the process's RSS).
  *
  * Deletions of buffered docs are flags on the buffer; they become the new segment's
- * initial deletion bitset.
+ * initial deletion bitset. Finding a key's buffered doc is the caller's job (IndexWriter keeps
+ * one key map over all its buffers, using each buffer's firstSeq).
  */
 import type { Token, Language } from '../analysis/types.ts';
 import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
@@ -18,6 +19,7 @@ import { IntList, FloatList } from './growable.ts';
 import { KeywordColumnWriter } from './columns-writer.ts';
 import { intToByte4, NORM_TABLE } from './norms.ts';
 import { TermsWriter } from './terms-writer.ts';
+import type { PostingsWriter } from './postings-writer.ts';
 import { SegmentWriter, type SegmentMeta } from './segment-writer.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter } from '../store/stored-writer.ts';
@@ -25,7 +27,11 @@ import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
 
 interface FieldBuffer {
   name: string;
-  termIds: Map<string, number>;
+  /** The field's terms in order of first occurrence, and their buffer term ids. */
+  terms: string[];
+  tids: number[];
+  /** term -> buffer term id, built only once streams of a second registry epoch arrive (rare). */
+  termIds: Map<string, number> | null;
   /** Analyzer registry id -> buffer term id + 1 (0 = not seen yet), valid for registry epoch `epoch`. */
   byRegistryId: Int32Array;
   epoch: number;
@@ -65,17 +71,19 @@ export interface FlushedSegment {
 
 export class SegmentBuffer {
   readonly keys: string[] = [];
-  readonly keyMap = new Map<string, number>();
+  /** Caller-assigned sequence number of this buffer's doc 0 (doc id = seq - firstSeq). */
+  readonly firstSeq: number;
   /** Deletion flags of buffered docs (1 = deleted). */
   deleted = new Uint8Array(1024);
   delCount = 0;
   private readonly fields = new Map<string, FieldBuffer>();
-  private readonly termText: string[] = [];
-  private readonly termField: FieldBuffer[] = [];
-  private termHi = new IntList(1024);
-  private termLo = new IntList(1024);
-  private termLastDoc = new IntList(1024);
-  private termTf = new IntList(1024);
+  /** Buffer terms (all fields). */
+  private termCount = 0;
+  /**
+   * Per buffer term, TERM_STATE ints: the last doc holding it, its frequency in that doc and its
+   * xxh64 halves (SimHash), side by side so a token touches one cache line.
+   */
+  private termState = new IntList(4 * 1024);
   /** Token log: (termId, doc, position) triples; `log` is the chunk being filled, `logLen` its used ints. */
   private log: Int32Array = EMPTY_LOG;
   private logLen = 0;
@@ -92,8 +100,12 @@ export class SegmentBuffer {
   /** Approximate RAM use in bytes (drives flushing). */
   bytesUsed = 0;
 
-  /** @param options.displayFields stored fields also kept in the segment's display store (schema.displayFields). */
-  constructor(options: { displayFields?: readonly string[] } = {}) {
+  /**
+   * @param options.displayFields stored fields also kept in the segment's display store (schema.displayFields).
+   * @param options.firstSeq see firstSeq (default 0).
+   */
+  constructor(options: { displayFields?: readonly string[]; firstSeq?: number } = {}) {
+    this.firstSeq = options.firstSeq ?? 0;
     this.stored = new StoredWriter({ displayFields: options.displayFields });
   }
 
@@ -121,7 +133,6 @@ export class SegmentBuffer {
   add(doc: AnalyzedDoc | StreamedDoc): number {
     const id = this.keys.length;
     this.keys.push(doc.key);
-    this.keyMap.set(doc.key, id);
     if (id >= this.deleted.length * 8) {
       const next = new Uint8Array(this.deleted.length * 2);
       next.set(this.deleted);
@@ -132,73 +143,9 @@ export class SegmentBuffer {
     const streams = 'terms' in doc ? doc.terms : tokenStreams(doc.tokens);
     for (const name in streams) {
       const stream = streams[name];
-      const nt = stream.count;
-      if (nt === 0) continue;
-      const f = this.field(name);
-      const strings = stream.strings;
-      if (f.epoch !== stream.epoch) {
-        f.byRegistryId.fill(0);
-        f.epoch = stream.epoch;
-      }
-      if (f.byRegistryId.length < strings.length) {
-        const next = new Int32Array(Math.max(strings.length + (strings.length >>> 1), 1024));
-        next.set(f.byRegistryId);
-        f.byRegistryId = next;
-      }
-      const byId = f.byRegistryId;
-      const ids = stream.ids;
-      const positions = stream.positions;
-      if (this.logLen + 3 * nt > this.log.length) this.nextChunk(3 * nt);
-      const log = this.log;
-      let p = this.logLen;
-      let lastDoc = this.termLastDoc.data;
-      let tf = this.termTf.data;
-      let length = 0;
-      let lastPos = -1;
-      for (let i = 0; i < nt; i++) {
-        const rid = ids[i];
-        const pos = positions[i];
-        let tid = byId[rid] - 1;
-        if (tid < 0) {
-          const term = strings[rid];
-          const known = f.termIds.get(term);
-          tid = known === undefined ? this.newTerm(f, term, rid, stream.epoch) : known;
-          byId[rid] = tid + 1;
-          lastDoc = this.termLastDoc.data;
-          tf = this.termTf.data;
-        }
-        log[p] = tid;
-        log[p + 1] = id;
-        log[p + 2] = pos;
-        p += 3;
-        if (pos !== lastPos) {
-          length++;
-          lastPos = pos;
-        }
-        if (lastDoc[tid] !== id) {
-          lastDoc[tid] = id;
-          tf[tid] = 1;
-          docTerms.push(tid);
-        } else {
-          tf[tid]++;
-        }
-      }
-      this.logLen = p;
-      this.tokens += nt;
-      f.lengths.set(id, length);
-      f.docCount++;
-      f.sumTotalTermFreq += nt;
+      if (stream.count > 0) this.invertField(this.field(name), stream, id);
     }
-    const sh = this.simhash;
-    sh.reset();
-    const hiArr = this.termHi.data;
-    const loArr = this.termLo.data;
-    const tfArr = this.termTf.data;
-    for (let i = 0; i < docTerms.length; i++) {
-      const t = docTerms.data[i];
-      sh.add(hiArr[t], loArr[t], tfArr[t]);
-    }
-    sh.finishInto(this.sigs);
+    this.addSignature();
     for (const name in doc.keywords) {
       let col = this.keywordCols.get(name);
       if (!col) this.keywordCols.set(name, (col = new KeywordColumnWriter()));
@@ -214,19 +161,91 @@ export class SegmentBuffer {
     return id;
   }
 
+  /** Appends a field's terms of doc `id` to the token log and counts them into the doc's terms. */
+  private invertField(f: FieldBuffer, stream: TermStream, id: number): void {
+    const nt = stream.count;
+    const strings = stream.strings;
+    if (f.epoch !== stream.epoch) this.changeEpoch(f, stream.epoch);
+    if (f.byRegistryId.length < strings.length) growRegistryMap(f, strings.length);
+    const byId = f.byRegistryId;
+    const ids = stream.ids;
+    const positions = stream.positions;
+    if (this.logLen + 3 * nt > this.log.length) this.nextChunk(3 * nt);
+    const log = this.log;
+    const docTerms = this.docTerms;
+    let p = this.logLen;
+    let st = this.termState.data;
+    let length = 0;
+    let lastPos = -1;
+    for (let i = 0; i < nt; i++) {
+      const rid = ids[i];
+      const pos = positions[i];
+      let tid = byId[rid] - 1;
+      if (tid < 0) {
+        tid = this.termOf(f, strings[rid], rid, stream.epoch);
+        byId[rid] = tid + 1;
+        st = this.termState.data;
+      }
+      log[p] = tid;
+      log[p + 1] = id;
+      log[p + 2] = pos;
+      p += 3;
+      if (pos !== lastPos) {
+        length++;
+        lastPos = pos;
+      }
+      const s = tid * TERM_STATE;
+      if (st[s] !== id) {
+        st[s] = id;
+        st[s + 1] = 1;
+        docTerms.push(tid);
+      } else {
+        st[s + 1]++;
+      }
+    }
+    this.logLen = p;
+    this.tokens += nt;
+    f.lengths.set(id, length);
+    f.docCount++;
+    f.sumTotalTermFreq += nt;
+  }
+
+  /** Appends the SimHash signature of the doc whose terms are in docTerms. */
+  private addSignature(): void {
+    const sh = this.simhash;
+    sh.reset();
+    const st = this.termState.data;
+    const docTerms = this.docTerms.data;
+    for (let i = 0, n = this.docTerms.length; i < n; i++) {
+      const s = docTerms[i] * TERM_STATE;
+      sh.add(st[s + 2], st[s + 3], st[s + 1]);
+    }
+    sh.finishInto(this.sigs);
+  }
+
+  /** Field `f` now receives streams of registry `epoch`: registry ids are looked up by term again. */
+  private changeEpoch(f: FieldBuffer, epoch: number): void {
+    f.byRegistryId.fill(0);
+    f.epoch = epoch;
+    if (f.terms.length > 0 && f.termIds === null) {
+      f.termIds = new Map();
+      for (let i = 0; i < f.terms.length; i++) f.termIds.set(f.terms[i], f.tids[i]);
+    }
+  }
+
+  /** Buffer term id of `term` (registry id `rid` of `epoch`) in field `f`, new unless an older epoch had it. */
+  private termOf(f: FieldBuffer, term: string, rid: number, epoch: number): number {
+    const known = f.termIds === null ? undefined : f.termIds.get(term);
+    return known === undefined ? this.newTerm(f, term, rid, epoch) : known;
+  }
+
   /** Marks buffered doc `id` deleted; returns true when it was live. */
   deleteDoc(id: number): boolean {
     const bit = 1 << (id & 7);
     if (this.deleted[id >>> 3] & bit) return false;
     this.deleted[id >>> 3] |= bit;
     this.delCount++;
-    if (this.keyMap.get(this.keys[id]) === id) this.keyMap.delete(this.keys[id]);
     return true;
-  }
-
-  /** Live buffered doc with `key`, or -1. */
-  findKey(key: string): number {
-    return this.keyMap.get(key) ?? -1;
   }
 
   /** Buffered docs carrying keyword `value` in `field`. */
@@ -242,7 +261,7 @@ export class SegmentBuffer {
   private field(name: string): FieldBuffer {
     let f = this.fields.get(name);
     if (!f) {
-      f = { name, termIds: new Map(), byRegistryId: new Int32Array(0), epoch: -1, lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
+      f = { name, terms: [], tids: [], termIds: null, byRegistryId: new Int32Array(0), epoch: -1, lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
       this.fields.set(name, f);
     }
     return f;
@@ -250,35 +269,32 @@ export class SegmentBuffer {
 
   /** A new buffer term (registry id `rid` of registry `epoch`). */
   private newTerm(f: FieldBuffer, term: string, rid: number, epoch: number): number {
-    const tid = this.termText.length;
-    f.termIds.set(term, tid);
-    this.termText.push(term);
-    this.termField.push(f);
-    if (epoch !== hashEpoch) {
-      if (epoch < hashEpoch) {
-        // a stream from an older registry (rare): hash without the cache
-        const [hi, lo] = termHash(term);
-        this.termHi.push(hi | 0);
-        this.termLo.push(lo | 0);
-        this.termLastDoc.push(-1);
-        this.termTf.push(0);
-        this.bytesUsed += term.length * 2 + 120;
-        return tid;
-      }
-      hashEpoch = epoch;
-      hashKnown = new Uint8Array(0);
-    }
-    if (rid >= hashKnown.length) growHashCache(rid + 1);
-    if (hashKnown[rid] === 0) {
+    const tid = this.termCount++;
+    f.terms.push(term);
+    f.tids.push(tid);
+    if (f.termIds !== null) f.termIds.set(term, tid);
+    const state = this.termState;
+    if (state.data.length < state.length + TERM_STATE) state.grow(state.length + TERM_STATE);
+    const st = state.data;
+    const s = state.length;
+    state.length = s + TERM_STATE;
+    st[s] = -1;
+    st[s + 1] = 0;
+    if (epoch < hashEpoch) {
+      // a stream from an older registry (rare): hash without the cache
       const [hi, lo] = termHash(term);
-      hashHi[rid] = hi | 0;
-      hashLo[rid] = lo | 0;
-      hashKnown[rid] = 1;
+      st[s + 2] = hi | 0;
+      st[s + 3] = lo | 0;
+    } else {
+      if (epoch !== hashEpoch) {
+        hashEpoch = epoch;
+        hashKnown = new Uint8Array(0);
+      }
+      if (rid >= hashKnown.length) growHashCache(rid + 1);
+      if (hashKnown[rid] === 0) cacheHash(term, rid);
+      st[s + 2] = hashHi[rid];
+      st[s + 3] = hashLo[rid];
     }
-    this.termHi.push(hashHi[rid]);
-    this.termLo.push(hashLo[rid]);
-    this.termLastDoc.push(-1);
-    this.termTf.push(0);
     this.bytesUsed += term.length * 2 + 120;
     return tid;
   }
@@ -291,15 +307,12 @@ export class SegmentBuffer {
   async flush(id: string): Promise<FlushedSegment> {
     const maxDoc = this.keys.length;
     for (const f of this.fields.values()) f.byRegistryId = new Int32Array(0); // no more adds
-    const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termText.length });
+    const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termCount });
     this.writePostings(w, maxDoc);
     for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
     for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
     w.setKeys(writeKeys(this.keys));
-    const sigs = new BigUint64Array(maxDoc);
-    const s = this.sigs.data;
-    for (let d = 0; d < maxDoc; d++) sigs[d] = (BigInt(s[2 * d] >>> 0) << 32n) | BigInt(s[2 * d + 1] >>> 0);
-    w.setSignatures(sigs);
+    w.setSignatures(signatures(this.sigs.data, maxDoc));
     this.releaseTerms();
     w.setStored(await this.stored.finish());
     return w.finish();
@@ -311,18 +324,14 @@ export class SegmentBuffer {
    * buffer, when the caller adds in a synchronous loop) keeps only what deletions use.
    */
   private releaseTerms(): void {
-    this.termText.length = 0;
-    this.termField.length = 0;
-    this.termHi = new IntList(16);
-    this.termLo = new IntList(16);
-    this.termLastDoc = new IntList(16);
-    this.termTf = new IntList(16);
+    this.termCount = 0;
+    this.termState = new IntList(16);
     this.sigs = new IntList(16);
     this.fields.clear();
   }
 
   private writePostings(w: SegmentWriter, maxDoc: number): void {
-    const nTerms = this.termText.length;
+    const nTerms = this.termCount;
     const n = this.tokens;
     const chunks = this.fullChunks;
     const lens = this.fullLens;
@@ -332,60 +341,84 @@ export class SegmentBuffer {
     } else if (this.log !== EMPTY_LOG) giveChunk(this.log);
     this.log = EMPTY_LOG;
     this.logLen = 0;
-    const start = new Int32Array(nTerms + 1);
-    for (let c = 0; c < chunks.length; c++) {
-      const log = chunks[c];
-      for (let i = 0, n3 = lens[c]; i < n3; i += 3) start[log[i] + 1]++;
-    }
-    for (let t = 0; t < nTerms; t++) start[t + 1] += start[t];
-    const fill = start.slice(0, nTerms);
+    const start = termStarts(chunks, lens, nTerms);
     const sorted = takeLog(2 * n);
     const sPos = sorted.subarray(n, 2 * n);
     const sDoc = sorted.subarray(0, n);
-    for (let c = 0; c < chunks.length; c++) {
-      const log = chunks[c];
-      for (let i = 0, n3 = lens[c]; i < n3; i += 3) {
-        const k = fill[log[i]]++;
-        sDoc[k] = log[i + 1];
-        sPos[k] = log[i + 2];
-      }
-      giveChunk(log);
-    }
+    scatterLog(chunks, lens, start.slice(0, nTerms), sDoc, sPos);
+    for (const c of chunks) giveChunk(c);
     chunks.length = 0;
     lens.length = 0;
-    const pw = w.postings;
     const names = [...this.fields.keys()].sort();
     for (const name of names) {
       const f = this.fields.get(name)!;
-      const norms = new Uint8Array(maxDoc);
-      const lens = f.lengths.data;
-      for (let d = 0; d < Math.min(maxDoc, f.lengths.length); d++) norms[d] = intToByte4(lens[d]);
-      const { terms, tids } = sortedTerms(f.termIds);
+      const norms = fieldNorms(f.lengths, maxDoc);
+      const { terms, tids } = sortedTerms(f.terms, f.tids);
       const tw = new TermsWriter();
-      for (let ti = 0; ti < terms.length; ti++) {
-        const term = terms[ti];
-        const tid = tids[ti];
-        pw.startTerm();
-        const end = start[tid + 1];
-        let i = start[tid];
-        while (i < end) {
-          const doc = sDoc[i];
-          let j = i + 1;
-          while (j < end && sDoc[j] === doc) j++;
-          for (let k = i + 1; k < j; k++) {
-            if (sPos[k] < sPos[k - 1]) {
-              sPos.subarray(i, j).sort();
-              break;
-            }
-          }
-          pw.addDoc(doc, j - i, NORM_TABLE[norms[doc]], sPos, i);
-          i = j;
-        }
-        tw.add(term, pw.finishTerm());
-      }
+      writeTerms(w.postings, tw, terms, tids, start, sDoc, sPos, norms);
       w.addTextField(name, norms, tw, { docCount: f.docCount, sumTotalTermFreq: f.sumTotalTermFreq });
     }
     giveLog(sorted);
+  }
+}
+
+/** Start of every buffer term's run in the term-sorted log (counting sort's prefix sums; length nTerms + 1). */
+function termStarts(chunks: readonly Int32Array[], lens: readonly number[], nTerms: number): Int32Array {
+  const start = new Int32Array(nTerms + 1);
+  for (let c = 0; c < chunks.length; c++) {
+    const log = chunks[c];
+    for (let i = 0, n3 = lens[c]; i < n3; i += 3) start[log[i] + 1]++;
+  }
+  for (let t = 0; t < nTerms; t++) start[t + 1] += start[t];
+  return start;
+}
+
+/** Scatters the log's (doc, position) pairs to their terms' runs (`fill`: each run's next slot, advanced). */
+function scatterLog(chunks: readonly Int32Array[], lens: readonly number[], fill: Int32Array, sDoc: Int32Array, sPos: Int32Array): void {
+  for (let c = 0; c < chunks.length; c++) {
+    const log = chunks[c];
+    for (let i = 0, n3 = lens[c]; i < n3; i += 3) {
+      const k = fill[log[i]]++;
+      sDoc[k] = log[i + 1];
+      sPos[k] = log[i + 2];
+    }
+  }
+}
+
+/** Norm bytes of a field's doc lengths. */
+function fieldNorms(lengths: IntList, maxDoc: number): Uint8Array {
+  const norms = new Uint8Array(maxDoc);
+  const lens = lengths.data;
+  for (let d = 0, n = Math.min(maxDoc, lengths.length); d < n; d++) norms[d] = intToByte4(lens[d]);
+  return norms;
+}
+
+/** Writes the postings of a field's terms (in term order) and adds them to its terms writer. */
+function writeTerms(pw: PostingsWriter, tw: TermsWriter, terms: readonly string[], tids: Int32Array, start: Int32Array, sDoc: Int32Array, sPos: Int32Array, norms: Uint8Array): void {
+  for (let ti = 0; ti < terms.length; ti++) {
+    const tid = tids[ti];
+    pw.startTerm();
+    const end = start[tid + 1];
+    let i = start[tid];
+    while (i < end) {
+      const doc = sDoc[i];
+      let j = i + 1;
+      while (j < end && sDoc[j] === doc) j++;
+      if (j - i > 1) sortPositions(sPos, i, j);
+      pw.addDoc(doc, j - i, NORM_TABLE[norms[doc]], sPos, i);
+      i = j;
+    }
+    tw.add(terms[ti], pw.finishTerm());
+  }
+}
+
+/** Sorts sPos[i, j) unless it is ascending already (it is, unless a custom analyzer's tokens were not in position order). */
+function sortPositions(sPos: Int32Array, i: number, j: number): void {
+  for (let k = i + 1; k < j; k++) {
+    if (sPos[k] < sPos[k - 1]) {
+      sPos.subarray(i, j).sort();
+      return;
+    }
   }
 }
 
@@ -395,17 +428,10 @@ export class SegmentBuffer {
  * the key, so a smaller key always means a smaller string) above the term's index, then string
  * comparisons only inside runs of equal keys.
  */
-function sortedTerms(termIds: Map<string, number>): { terms: string[]; tids: Int32Array } {
-  const n = termIds.size;
+function sortedTerms(names: readonly string[], ids: readonly number[]): { terms: string[]; tids: Int32Array } {
+  const n = names.length;
   const terms: string[] = new Array(n);
   const tids = new Int32Array(n);
-  const names: string[] = new Array(n);
-  const ids = new Int32Array(n);
-  let k = 0;
-  for (const [term, tid] of termIds) {
-    names[k] = term;
-    ids[k++] = tid;
-  }
   if (n >= 1 << 24) {
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (names[a] < names[b] ? -1 : 1));
     for (let i = 0; i < n; i++) {
@@ -414,6 +440,20 @@ function sortedTerms(termIds: Map<string, number>): { terms: string[]; tids: Int
     }
     return { terms, tids };
   }
+  const keys = prefixKeys(names);
+  keys.sort();
+  for (let i = 0; i < n; i++) {
+    const idx = keys[i] % 16777216;
+    terms[i] = names[idx];
+    tids[i] = ids[idx];
+  }
+  sortEqualKeyRuns(keys, terms, tids);
+  return { terms, tids };
+}
+
+/** Per term: its prefix key (first 4 UTF-16 units, 7 bits each) times 2^24, plus its index. */
+function prefixKeys(names: readonly string[]): Float64Array {
+  const n = names.length;
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const t = names[i];
@@ -432,13 +472,12 @@ function sortedTerms(termIds: Map<string, number>): { terms: string[]; tids: Int
     for (; j < 4; j++) key *= 128;
     keys[i] = key * 16777216 + i;
   }
-  keys.sort();
-  for (let i = 0; i < n; i++) {
-    const idx = keys[i] % 16777216;
-    terms[i] = names[idx];
-    tids[i] = ids[idx];
-  }
-  // runs of equal keys (usually a few terms): insertion sort by the whole string
+  return keys;
+}
+
+/** Runs of equal prefix keys (usually a few terms): insertion sort by the whole string. */
+function sortEqualKeyRuns(keys: Float64Array, terms: string[], tids: Int32Array): void {
+  const n = keys.length;
   let i = 0;
   while (i < n) {
     const prefix = Math.floor(keys[i] / 16777216);
@@ -458,7 +497,40 @@ function sortedTerms(termIds: Map<string, number>): { terms: string[]; tids: Int
     }
     i = j;
   }
-  return { terms, tids };
+}
+
+/** Ints per buffer term in SegmentBuffer's term state: last doc, freq in it, xxh64 high, low. */
+const TERM_STATE = 4;
+
+/** Grows a field's registry id -> buffer term map to cover `n` registry ids. */
+function growRegistryMap(f: FieldBuffer, n: number): void {
+  const next = new Int32Array(Math.max(n + (n >>> 1), 1024));
+  next.set(f.byRegistryId);
+  f.byRegistryId = next;
+}
+
+/** Hashes `term` into the shared cache at registry id `rid`. */
+function cacheHash(term: string, rid: number): void {
+  const [hi, lo] = termHash(term);
+  hashHi[rid] = hi | 0;
+  hashLo[rid] = lo | 0;
+  hashKnown[rid] = 1;
+}
+
+/** True when the platform stores the low 32 bits of a 64-bit word first. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Signatures from (high, low) halves per doc, without a BigInt per doc. */
+function signatures(halves: Int32Array, maxDoc: number): BigUint64Array {
+  const sigs = new BigUint64Array(maxDoc);
+  const words = new Int32Array(sigs.buffer);
+  const hi = LITTLE_ENDIAN ? 1 : 0;
+  const lo = 1 - hi;
+  for (let d = 0; d < maxDoc; d++) {
+    words[2 * d + hi] = halves[2 * d];
+    words[2 * d + lo] = halves[2 * d + 1];
+  }
+  return sigs;
 }
 
 function growHashCache(min: number): void {

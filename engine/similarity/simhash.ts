@@ -12,86 +12,88 @@ export function termHash(term: string): [number, number] {
   return [Number(h >> 32n), Number(h & 0xffffffffn)];
 }
 
-/** 4 hash bits -> four 8-bit lanes holding 0/1 (SWAR counting of 4 bit positions at once). */
-const NIBBLE_LANES = (() => {
-  const t = new Int32Array(16);
-  for (let n = 0; n < 16; n++) t[n] = (n & 1) | (((n >> 1) & 1) << 8) | (((n >> 2) & 1) << 16) | (((n >> 3) & 1) << 24);
-  return t;
-})();
-
 /**
  * Accumulates weighted term hashes of one document at a time. Votes are counted as
- * "weight of terms with bit i set" against the total weight; four bit positions share one
- * 32-bit accumulator (8-bit lanes, spilled before they can overflow).
+ * "weight of terms with bit i set" against the total weight, in bit-sliced counters: level j of
+ * a half holds bit j of the 32 counts of that half, so a term adds its hash to all 32 counts at
+ * once with a ripple carry (about two levels touched on average). A document's total weight is
+ * at most its token count (1 + floor(log2 tf) <= tf), so 31 levels never overflow.
  */
 export class SimHashBuilder {
-  private readonly lanes = new Int32Array(16);
-  private readonly counts = new Int32Array(64);
-  private laneWeight = 0;
+  private readonly hiLevels = new Int32Array(LEVELS);
+  private readonly loLevels = new Int32Array(LEVELS);
+  /** Levels in use (at most LEVELS). */
+  private depth = 0;
   private totalWeight = 0;
 
   reset(): void {
-    this.lanes.fill(0);
-    this.counts.fill(0);
-    this.laneWeight = 0;
+    this.hiLevels.fill(0, 0, this.depth);
+    this.loLevels.fill(0, 0, this.depth);
+    this.depth = 0;
     this.totalWeight = 0;
   }
 
   /** Adds a term (by its hash halves) occurring `tf` times. */
   add(hi: number, lo: number, tf: number): void {
     const w = 32 - Math.clz32(tf);
-    if (this.laneWeight + w > 255) this.spill();
-    const l = this.lanes;
-    const t = NIBBLE_LANES;
-    for (let k = 0; k < 8; k++) {
-      l[k] += t[(lo >>> (4 * k)) & 15] * w;
-      l[8 + k] += t[(hi >>> (4 * k)) & 15] * w;
-    }
-    this.laneWeight += w;
     this.totalWeight += w;
+    if (w === 1) {
+      this.addAt(hi, lo, 0);
+      return;
+    }
+    for (let j = 0; j < 6; j++) if ((w >>> j) & 1) this.addAt(hi, lo, j);
   }
 
-  private spill(): void {
-    const l = this.lanes;
-    const c = this.counts;
-    for (let k = 0; k < 16; k++) {
-      const v = l[k];
-      const base = k < 8 ? 4 * k : 32 + 4 * (k - 8);
-      c[base] += v & 255;
-      c[base + 1] += (v >>> 8) & 255;
-      c[base + 2] += (v >>> 16) & 255;
-      c[base + 3] += (v >>> 24) & 255;
-      l[k] = 0;
-    }
-    this.laneWeight = 0;
+  /** Adds 2^level to the counts of the bits set in hi / lo. */
+  private addAt(hi: number, lo: number, level: number): void {
+    const h = rippleAdd(this.hiLevels, hi, level);
+    const l = rippleAdd(this.loLevels, lo, level);
+    const d = h > l ? h : l;
+    if (d > this.depth) this.depth = d;
   }
 
   /** The signature (0n for a document without terms). */
   finish(): bigint {
-    const [hi, lo] = this.halves();
-    return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+    return (BigInt(this.half(this.hiLevels) >>> 0) << 32n) | BigInt(this.half(this.loLevels) >>> 0);
   }
 
   /** Appends the signature's high and low halves to `out` (no BigInt on the indexing path). */
   finishInto(out: { push(v: number): void }): void {
-    const [hi, lo] = this.halves();
-    out.push(hi);
-    out.push(lo);
+    out.push(this.half(this.hiLevels));
+    out.push(this.half(this.loLevels));
   }
 
-  private halves(): [number, number] {
-    if (this.totalWeight === 0) return [0, 0];
-    this.spill();
-    let lo = 0;
-    let hi = 0;
-    const c = this.counts;
-    const total = this.totalWeight;
-    for (let i = 0; i < 32; i++) {
-      if (2 * c[i] > total) lo |= 1 << i;
-      if (2 * c[32 + i] > total) hi |= 1 << i;
+  /** Bits of a half whose count c has 2c > total weight, i.e. c > floor(total / 2) (a bit-sliced compare). */
+  private half(levels: Int32Array): number {
+    const k = Math.floor(this.totalWeight / 2);
+    let gt = 0;
+    let eq = -1;
+    for (let j = LEVELS - 1; j >= 0; j--) {
+      const c = levels[j];
+      if ((k >>> j) & 1) eq &= c;
+      else {
+        gt |= eq & c;
+        eq &= ~c;
+      }
     }
-    return [hi | 0, lo | 0];
+    return gt | 0;
   }
+}
+
+/** Bit-sliced counter levels per half (counts below 2^31). */
+const LEVELS = 31;
+
+/** Adds mask x at `level` of bit-sliced counters; returns the number of levels now in use there. */
+function rippleAdd(levels: Int32Array, x: number, level: number): number {
+  let carry = x | 0;
+  let j = level;
+  while (carry !== 0) {
+    const c = levels[j];
+    levels[j] = c ^ carry;
+    carry = c & carry;
+    j++;
+  }
+  return j;
 }
 
 /** Signature of a list of terms (convenience for tests and small inputs). */
