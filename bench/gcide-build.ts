@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     sendResult(await runEngine(args.engine as EngineName, args.store as 'mem' | 'disk'));
     return;
   }
-  const engines = await selectedEngines();
+  const engines = selectedEngines();
   const mem = new Map<EngineName, BuildResult>();
   const disk = new Map<EngineName, BuildResult>();
   for (const e of engines) {

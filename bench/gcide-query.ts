@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     sendResult(await runEngine(args.engine as EngineName));
     return;
   }
-  const engines = await selectedEngines();
+  const engines = selectedEngines();
   const res = new Map<EngineName, QueryResult>();
   for (const e of engines) {
     console.log(`gcide-query: ${e} ...`);

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     sendResult(await runEngine(args.engine as EngineName, args.titleBoost ? Number(args.titleBoost) : undefined));
     return;
   }
-  const engines = await selectedEngines();
+  const engines = selectedEngines();
   // Ours runs twice: with the title boost the service schema uses (2) and with boost 1.
   const runsWanted: [string, EngineName, Record<string, string>][] = engines.map((e) => [e, e, {}]);
   if (engines.includes('ours')) runsWanted.push(['ours title^1', 'ours', { titleBoost: '1' }]);

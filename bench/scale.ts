@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     sendResult(args.step === 'build' ? await build(engine, args.dir) : args.step === 'compact' ? await compact(engine, args.dir) : await query(engine, args.dir));
     return;
   }
-  const engines = await selectedEngines(['ours', 'sqlite']);
+  const engines = selectedEngines(['ours', 'sqlite']);
   const builds = new Map<EngineName, BuildResult>();
   const queries = new Map<EngineName, QueryResult>();
   const compactMs = new Map<EngineName, number>();
