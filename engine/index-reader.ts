@@ -4,7 +4,8 @@
  * it reloads when the writer commits. Snapshots are reference-counted: the reader holds the
  * current one, every searcher holds its own; a segment core's file may be deleted (after a
  * merge) only when no live snapshot uses it. Searchers release on `release(searcher)` or,
- * as a fallback, when garbage-collected.
+ * as a fallback, when garbage-collected. `share()` describes the current snapshot for a
+ * SnapshotReader on another thread (shared-snapshot.ts).
  */
 import type { CommitInfo } from './document.ts';
 import type { CommitSnapshot, IndexWriter } from './index-writer.ts';
@@ -12,6 +13,8 @@ import type { SegmentView } from './segment/segment-reader.ts';
 import { Searcher, type SearcherOptions } from './searcher.ts';
 import { FilterCache } from './query/filter.ts';
 import { EngineError } from './errors.ts';
+import { segmentFileName } from './segment/segment-writer.ts';
+import { shareViews, type SharedSnapshot } from './shared-snapshot.ts';
 
 export class Snapshot {
   private refs = 0;
@@ -54,6 +57,7 @@ export class IndexReader {
   private readonly registry = new FinalizationRegistry<Snapshot>((s) => s.release());
   private readonly searcherOptions: ReaderSearcherOptions;
   private closed = false;
+  private readonly shared = new WeakMap<Snapshot, SharedSnapshot>();
   private readonly unsubscribe: () => void;
 
   constructor(writer: IndexWriter, options: ReaderSearcherOptions) {
@@ -95,6 +99,18 @@ export class IndexReader {
     this.bySearcher.delete(searcher);
     this.registry.unregister(searcher);
     snap.release();
+  }
+
+  /**
+   * The current snapshot as a structured-cloneable description for a SnapshotReader on
+   * another thread (shared-snapshot.ts); the same object until the next commit.
+   */
+  share(): SharedSnapshot {
+    if (this.closed) throw new EngineError('CLOSED', 'index reader is closed');
+    const snap = this.current;
+    let s = this.shared.get(snap);
+    if (!s) this.shared.set(snap, (s = shareViews(snap.info, snap.views, segmentFileName)));
+    return s;
   }
 
   /** The raw segment views of the current snapshot (tests, tools). */

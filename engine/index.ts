@@ -22,6 +22,7 @@ export type { IndexDocument, IndexSchema, CommitInfo, EngineEvent } from './docu
 export { LIMITS } from './document.ts';
 export { IndexWriter } from './index-writer.ts';
 export { IndexReader } from './index-reader.ts';
+export { SnapshotReader, type SharedSnapshot, type SharedSegment, type SnapshotReaderOptions } from './shared-snapshot.ts';
 export { Searcher } from './searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
 export type { SearcherOptions } from './searcher.ts';

@@ -3,6 +3,7 @@
  * a valibot schema. Nothing else in the service reads `process.env`; every
  * module receives the typed `Config` (or the part it needs) from `main.ts`.
  */
+import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 
 const intFromEnv = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -38,6 +39,7 @@ export const EnvSchema = v.object({
   ADMIN_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'ADMIN_KEY must have at least 16 characters'))),
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
   MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
+  SEARCH_THREADS: v.optional(intFromEnv('SEARCH_THREADS', 0, 64)),
   INDEXING_API_MAX_BINARY_BYTES: v.optional(intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000), String(100 * MB)),
   MAX_REQUEST_BYTES: v.optional(intFromEnv('MAX_REQUEST_BYTES', 1024, 4_000_000_000)),
   LOG_LEVEL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)), 'info'),
@@ -64,6 +66,12 @@ export const EnvSchema = v.object({
   FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
 });
 
+/** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
+export function defaultSearchThreads(): number {
+  const cores = availableParallelism();
+  return cores < 2 ? 0 : Math.min(4, cores);
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -73,6 +81,8 @@ export interface Config {
   commitIntervalMs: number;
   /** Quiet time after which the index is compacted (idle merges down to one segment); 0 = never. */
   mergeIdleMs: number;
+  /** Worker threads running searches (src/search/pool.ts); 0 = on the main thread. */
+  searchThreads: number;
   /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
@@ -154,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminKey: e.ADMIN_KEY,
     commitIntervalMs: e.COMMIT_INTERVAL_MS,
     mergeIdleMs: e.MERGE_IDLE_MS,
+    searchThreads: e.SEARCH_THREADS ?? defaultSearchThreads(),
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
     logLevel: e.LOG_LEVEL,

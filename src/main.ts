@@ -17,6 +17,7 @@ import type { Services } from './services.ts';
 import { openState } from './state/open.ts';
 import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
+import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   const index = await openSearchIndex(config, log);
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const services: Services = { config, log, state, now, webSearch, documents };
+  const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
+  const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     try {
+      await searchRunner?.close();
       await documents.close();
       await index.close();
       await closeSharedPool();

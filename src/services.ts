@@ -8,6 +8,7 @@ import type { StateStore } from './state/store.ts';
 import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
+import type { PlanRunner } from './search/service.ts';
 
 export interface Services {
   config: Config;
@@ -19,6 +20,8 @@ export interface Services {
   webSearch?: WebSearchService;
   /** The documents pipeline over the search engine (Indexing API documents, search). */
   documents?: DocumentService;
+  /** Runs searches on worker threads (src/search/pool.ts); absent: searches run on the main thread. */
+  searchRunner?: PlanRunner;
   /** Search of the chat's serviceSearch tool; default: searchDocuments over `documents` (src/chat/search-source.ts). */
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { loadGcide } from '../corpora/gcide.ts';
 import { DATASOURCES, generateScaleDocs, sentencePool, userTokenSets } from '../corpora/scale.ts';
 import { summarizeLatencies } from '../lib/metrics.ts';
+import { runLoad } from '../lib/load.ts';
 import { createRng } from '../lib/prng.ts';
 
 const arg = (name: string, def: string): string => {
@@ -276,25 +277,28 @@ async function main(): Promise<void> {
   const sequential = summarizeLatencies(seq);
   const avgResults = resultsSeen / (300 + 1000);
 
-  const conc: number[] = [];
-  const deadline = performance.now() + SECONDS * 1000;
-  const t0 = performance.now();
+  // Concurrent phase: autocannon (bench/lib/load.ts); fetch's client cost about 1.5 ms CPU per
+  // request on this machine, taken from the same two cores as the server.
   const cpu1 = serverCpuMs(server.pid);
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < deadline) conc.push(await one());
-    }),
-  );
-  const elapsed = (performance.now() - t0) / 1000;
-  const concCpu = (serverCpuMs(server.pid) - cpu1) / conc.length;
-  const concurrent = summarizeLatencies(conc);
+  const gen0 = process.cpuUsage();
+  const load = await runLoad({
+    base,
+    connections: CONCURRENCY,
+    seconds: SECONDS,
+    headers: { authorization: `Bearer ${key}` },
+    nextPath: () => `/api/beta/search?query=${encodeURIComponent(queries[qi++ % queries.length])}&count=10`,
+  });
+  if (load.failures > 0) throw new Error(`${load.failures} of ${load.requests} concurrent searches failed`);
+  const concCpu = (serverCpuMs(server.pid) - cpu1) / load.requests;
+  const gen = process.cpuUsage(gen0);
+  const genCpu = (gen.user + gen.system) / 1000 / load.requests;
   const rss = server.pid ? rssMB(server.pid) : NaN;
   const f = (x: number) => x.toFixed(1);
   console.log('\n| Scenario | Documents | p50 ms | p99 ms | searches/s | server CPU ms/search |');
   console.log('|---|---|---|---|---|---|');
   console.log(`| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} | ${f(seqCpu)} |`);
-  console.log(`| ${CONCURRENCY} concurrent clients, ${SECONDS} s | ${DOCS.toLocaleString()} | ${f(concurrent.p50Ms)} | ${f(concurrent.p99Ms)} | ${f(conc.length / elapsed)} | ${f(concCpu)} |`);
-  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (server CPU: user + system time of the server process per search)`);
+  console.log(`| ${CONCURRENCY} concurrent clients (autocannon), ${SECONDS} s | ${DOCS.toLocaleString()} | ${load.p50Ms} | ${load.p99Ms} | ${f(load.perSecond)} | ${f(concCpu)} |`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (server CPU: user + system time of the server process per search; load generator ${f(genCpu)} ms CPU per search)`);
   console.log(`\nuser: 50 groups in each of ${DATASOURCES.length} datasources (25 direct, 25 nested); mean results per search ${avgResults.toFixed(1)}; server RSS ${f(rss)} MB`);
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

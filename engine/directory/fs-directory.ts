@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
+import { sharedBytes } from '../segment/shared-bytes.ts';
 import { FILE_NAME, type Directory, type DirectoryLock } from './types.ts';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_DSYNC } = constants;
@@ -50,13 +51,31 @@ export class FsDirectory implements Directory {
     }
   }
 
+  /** The file's bytes in shared memory (segment images are shared with other threads, see segment/shared-bytes.ts). */
   async readFile(name: string): Promise<Uint8Array> {
     this.check(name);
+    let fh;
     try {
-      return await readFile(join(this.path, name));
+      fh = await open(join(this.path, name), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new EngineError('NOT_FOUND', `file not found: ${name}`);
       throw ioError(`cannot read ${name}`, err);
+    }
+    try {
+      // A log may grow meanwhile: the bytes present at stat time are read (its tail is checked by checksums).
+      const out = sharedBytes((await fh.stat()).size);
+      let off = 0;
+      while (off < out.length) {
+        const { bytesRead } = await fh.read(out, off, Math.min(out.length - off, 1 << 30), off);
+        if (bytesRead === 0) throw new Error(`${name} shrank while being read`);
+        off += bytesRead;
+      }
+      return out;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new EngineError('NOT_FOUND', `file not found: ${name}`);
+      throw ioError(`cannot read ${name}`, err);
+    } finally {
+      void fh.close().catch(() => undefined);
     }
   }
 

@@ -2,6 +2,7 @@
  * MemoryDirectory: a Directory held in process memory (tests, benchmarks, ephemeral
  * indexes). Keeps the same append-only rules as FsDirectory; sync calls are no-ops.
  */
+import { sharedBytes, toShared } from '../segment/shared-bytes.ts';
 import { EngineError } from '../errors.ts';
 import { FILE_NAME, type Directory, type DirectoryLock } from './types.ts';
 
@@ -25,8 +26,9 @@ export class MemoryDirectory implements Directory {
   async writeFile(name: string, chunks: readonly Uint8Array[]): Promise<void> {
     this.check(name);
     if (this.files.has(name)) throw new EngineError('EXISTS', `file exists: ${name}`);
-    // a single chunk is kept by reference: files are immutable once written
-    this.files.set(name, chunks.length === 1 ? chunks[0] : concat(chunks));
+    // files are immutable once written: a single chunk in shared memory is kept by reference,
+    // anything else is copied into shared memory (segment images, see segment/shared-bytes.ts)
+    this.files.set(name, chunks.length === 1 ? toShared(chunks[0]) : concat(chunks));
   }
 
   async appendFile(name: string, data: Uint8Array): Promise<void> {
@@ -69,7 +71,7 @@ export class MemoryDirectory implements Directory {
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   let len = 0;
   for (const c of chunks) len += c.length;
-  const out = new Uint8Array(len);
+  const out = sharedBytes(len);
   let off = 0;
   for (const c of chunks) {
     out.set(c, off);

@@ -1,7 +1,7 @@
 /**
  * Entry of the merge worker thread (merge-thread.ts): merges source segments given as file
  * images with their frozen deletion bitsets, and answers with the merged segment's file image
- * and the doc maps (both transferred, not copied). One merge at a time, in message order.
+ * (in shared memory) and the doc maps (transferred), neither copied. One merge at a time, in message order.
  * Stored-field blocks are compressed on this thread.
  */
 import { parentPort } from 'node:worker_threads';
@@ -16,7 +16,8 @@ const port = parentPort!;
 
 port.on('message', (req: MergeRequest) => {
   void run(req).then(
-    (reply) => port.postMessage(reply, [reply.bytes.buffer as ArrayBuffer, ...reply.docMaps.map((m) => m.buffer as ArrayBuffer)]),
+    // The image is in shared memory (concatChunks): posted, it is shared; only the doc maps move.
+    (reply) => port.postMessage(reply, reply.docMaps.map((m) => m.buffer as ArrayBuffer)),
     (err) => port.postMessage({ job: req.job, error: String((err as Error)?.message ?? err) } satisfies MergeReply),
   );
 });

@@ -9,6 +9,7 @@
  * and, when the stored fields come with a display store (store/display-store.ts), ddata|doff with
  * the field names in the meta's `displayFields` (segments without them have no display store).
  */
+import { sharedBytes } from './shared-bytes.ts';
 import { PostingsWriter } from './postings-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
 import { SegmentFileWriter } from './segment-file.ts';
@@ -101,9 +102,12 @@ export function segmentFileName(id: string): string {
   return `${id}.seg`;
 }
 
-/** Concatenates file chunks into one 8-byte-aligned buffer (the in-memory image a SegmentCore reads). */
+/**
+ * Concatenates file chunks into one 8-byte-aligned buffer (the in-memory image a SegmentCore
+ * reads), in shared memory (segment/shared-bytes.ts).
+ */
 export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
+  const out = sharedBytes(size);
   let off = 0;
   for (const c of chunks) {
     out.set(c, off);

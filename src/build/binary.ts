@@ -4,11 +4,12 @@
  * is dist/enterprise-search (one file, about the size of the node binary).
  *
  * Steps: esbuild bundles src/main.ts into one CommonJS file (SEA runs CommonJS only), with
- * `@node-rs/xxhash` resolved to src/build/xxhash-sea.ts; extractors/worker.ts and
- * engine/merge/merge-worker.ts are bundled apart into CommonJS files of their own.
- * `node --experimental-sea-config` turns the main bundle into a blob that also carries three
- * assets: the two worker bundles (extractors/pool.ts and engine/merge/merge-thread.ts start
- * workers from them with `eval: true`) and the xxhash native addon (loaded by xxhash-sea.ts). postject injects the blob
+ * `@node-rs/xxhash` resolved to src/build/xxhash-sea.ts; extractors/worker.ts,
+ * engine/merge/merge-worker.ts and src/search/search-worker.ts are bundled apart into CommonJS
+ * files of their own. `node --experimental-sea-config` turns the main bundle into a blob that
+ * also carries four assets: the three worker bundles (extractors/pool.ts,
+ * engine/merge/merge-thread.ts and src/search/pool.ts start workers from them with `eval: true`)
+ * and the xxhash native addon (loaded by xxhash-sea.ts). postject injects the blob
  * into a copy of the running node binary. The blob carries V8 code cache (faster start: about
  * 0.15 s instead of 0.3 s to print --version). Intermediate files stay in OUT/sea/.
  *
@@ -23,6 +24,7 @@ import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
 import { SEA_WORKER_ASSET } from '../../extractors/pool.ts';
 import { SEA_MERGE_WORKER_ASSET } from '../../engine/merge/merge-thread.ts';
+import { SEA_SEARCH_WORKER_ASSET } from '../search/pool.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -96,21 +98,24 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   await mkdir(work, { recursive: true });
 
   let t = performance.now();
-  const [mainJs, workerJs, mergeJs] = await Promise.all([
+  const [mainJs, workerJs, mergeJs, searchJs] = await Promise.all([
     bundle('src/main.ts', [xxhashForSea]),
     bundle('extractors/worker.ts'),
     bundle('engine/merge/merge-worker.ts', [xxhashForSea]),
+    bundle('src/search/search-worker.ts', [xxhashForSea]),
   ]);
   const files = {
     main: join(work, 'main.cjs'),
     worker: join(work, SEA_WORKER_ASSET),
     mergeWorker: join(work, SEA_MERGE_WORKER_ASSET),
+    searchWorker: join(work, SEA_SEARCH_WORKER_ASSET),
     config: join(work, 'sea-config.json'),
     blob: join(work, 'sea-prep.blob'),
   };
   await writeFile(files.main, mainJs);
   await writeFile(files.worker, workerJs);
   await writeFile(files.mergeWorker, mergeJs);
+  await writeFile(files.searchWorker, searchJs);
   const bundleMs = performance.now() - t;
   log(`bundled: main ${(mainJs.length / 1e6).toFixed(1)} MB, worker ${(workerJs.length / 1e6).toFixed(1)} MB`);
 
@@ -121,7 +126,12 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     output: files.blob,
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
-    assets: { [SEA_WORKER_ASSET]: files.worker, [SEA_MERGE_WORKER_ASSET]: files.mergeWorker, [XXHASH_ASSET]: addon },
+    assets: {
+      [SEA_WORKER_ASSET]: files.worker,
+      [SEA_MERGE_WORKER_ASSET]: files.mergeWorker,
+      [SEA_SEARCH_WORKER_ASSET]: files.searchWorker,
+      [XXHASH_ASSET]: addon,
+    },
   };
   await writeFile(files.config, JSON.stringify(seaConfig, null, 2));
   try {

@@ -1,12 +1,12 @@
 /**
- * The serviceSearch tool's search: `searchDocuments` (src/search/service.ts)
+ * The serviceSearch tool's search: `searchWith` (src/search/service.ts)
  * over the documents index, for the key's account email, turned into
  * passages for the model (highlights and summary as plain text: `<em>` marks
  * removed, HTML entities decoded). `services.chatSearch` overrides it (tests,
  * benchmarks); without a documents index there is no internal search.
  */
 import { RequestValidationError } from '../errors.ts';
-import { searchDocuments } from '../search/service.ts';
+import { searchWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 import type { ChatSearchFn, SearchPassage } from './tools.ts';
 
@@ -21,11 +21,11 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
   if (services.chatSearch) return services.chatSearch;
   const documents = services.documents;
   if (!documents) return undefined;
-  const deps = { state: services.state, index: documents.index, now: services.now };
+  const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner };
   return async (email, params) => {
     let body;
     try {
-      body = searchDocuments(deps, email, { query: params.query, count: params.count, dataSources: params.dataSources, language: params.language });
+      body = await searchWith(deps, email, { query: params.query, count: params.count, dataSources: params.dataSources, language: params.language });
     } catch (err) {
       if (err instanceof RequestValidationError) return [];
       throw err;

@@ -1,7 +1,8 @@
 /**
  * GET /api/beta/search (spec, Search endpoint), personal account keys only:
  * the query string is validated with SearchQuerySchema (search/params.ts) into
- * FastAPI's 422 shape, then `searchDocuments` runs for the key's account email.
+ * FastAPI's 422 shape, then the search runs for the key's account email
+ * (`searchWith`: on the search worker threads when the server has them).
  * A repeated parameter counts with its last value and unknown parameters are
  * ignored, as in FastAPI. Extension: `language=de|en` (query analysis hint).
  */
@@ -13,7 +14,7 @@ import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { toValidationItems } from '../http/validation.ts';
 import { SearchQuerySchema, toSearchParams, type SearchQuery } from '../search/params.ts';
-import { searchDocuments } from '../search/service.ts';
+import { searchWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -32,14 +33,14 @@ export function validateSearchQuery(raw: Record<string, string>): SearchQuery {
 
 export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = { state: services.state, index: services.documents.index, now: services.now };
-  app.get('/api/beta/search', requirePersonal(services), (c) => {
+  const deps = { state: services.state, index: services.documents.index, now: services.now, runner: services.searchRunner };
+  app.get('/api/beta/search', requirePersonal(services), async (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'account') return c.json({ detail: 'This endpoint accepts only personal account keys' }, 403);
     const raw: Record<string, string> = {};
     for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values[values.length - 1];
     const params = toSearchParams(validateSearchQuery(raw));
-    return c.json(searchDocuments(deps, principal.email, params));
+    return c.json(await searchWith(deps, principal.email, params));
   });
   return app;
 }

@@ -18,7 +18,7 @@
 import type { Filter, Hit, ParsedQuery, Searcher } from '../../engine/index.ts';
 import { parentPath } from '../documents/convert.ts';
 import { compoundSubValue } from '../indexing/names.ts';
-import type { IndexingState } from '../indexing/state.ts';
+import type { SubRecord } from '../indexing/state.ts';
 import { RELATED_STORED_FIELDS } from './index-schema.ts';
 import { highlightMarkup } from './markup.ts';
 import type { RelatedCache, RelatedLists } from './related-cache.ts';
@@ -92,8 +92,8 @@ function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
 }
 
 /** Compound sub values, '' for subs the datasource no longer declares. */
-function subValues(state: IndexingState, datasource: string, sub: string, subSub: string): { sub: string; subSub: string } {
-  const subs = state.datasources.get(datasource)?.record.subs ?? [];
+function subValues(subsOf: (datasource: string) => readonly SubRecord[], datasource: string, sub: string, subSub: string): { sub: string; subSub: string } {
+  const subs = subsOf(datasource);
   const top = sub !== '' && subs.some((s) => s.key === sub && s.parent_key === undefined);
   const child = top && subSub !== '' && subs.some((s) => s.key === subSub && s.parent_key === sub);
   return { sub: top ? compoundSubValue(datasource, sub) : '', subSub: child ? compoundSubValue(datasource, subSub, sub) : '' };
@@ -104,7 +104,8 @@ export interface RecordContext {
   query: ParsedQuery;
   /** The user's visibility filter (never absent: no filter means no search). */
   visibility: Filter;
-  state: IndexingState;
+  /** The subs a datasource declares now (control-plane state). */
+  subsOf: (datasource: string) => readonly SubRecord[];
   /**
    * Optional cache of related lists: the key prefix of this viewer and snapshot, the viewer's
    * token-set id (similar lists kept across snapshots) and the wall clock (epoch ms).
@@ -150,7 +151,7 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
   const { searcher, visibility } = ctx;
   const s = hit.stored;
   const datasource = str(s.datasource);
-  const subs = subValues(ctx.state, datasource, str(s.sub), str(s.sub_sub));
+  const subs = subValues(ctx.subsOf, datasource, str(s.sub), str(s.sub_sub));
   const path = str(s.path);
 
   const lists = relatedLists(ctx, hit, searcher.keywordsOf(hit, 'thread')[0]);

@@ -8,6 +8,10 @@
  *    `datasource` column; unknown names -> 422 on `data_source`), `fileTypes`
  *    (`file_type` column), `lastModified` (numeric `last_modified`; documents
  *    without a date never match a date filter).
+ * The validation and visibility part (`planSearch`) needs the control-plane state and runs
+ * where the request arrives; the engine part (`runPlan`) runs on this thread
+ * (`searchDocuments`) or on a search worker (`searchWith` with pool.ts).
+ *
  * 3. One engine search with near-duplicates collapsed, offset = startPage * count;
  *    pages beyond the first MAX_RESULT_WINDOW hits are empty. A blank query
  *    (whitespace only) lists the visible documents within the filters; a query
@@ -17,10 +21,11 @@
  *    token set, document) in related-cache.ts, similar lists also across
  *    snapshots while every listed document is still live (related-cache.ts).
  */
-import type { Filter, Index, Searcher } from '../../engine/index.ts';
+import type { Filter, Index, Language, Searcher } from '../../engine/index.ts';
 import { QueryError } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import { indexingState } from '../indexing/datasources.ts';
+import type { SubRecord } from '../indexing/state.ts';
 import type { StateStore } from '../state/store.ts';
 import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type DateFilter, type SearchParams } from './params.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
@@ -103,32 +108,80 @@ function dateFilter(f: DateFilter | undefined, now: number): Filter | null {
   return { numeric: 'last_modified', gte: presetStart(f.preset, now) };
 }
 
-export function searchDocuments(deps: SearchDeps, email: string, params: SearchParams): SearchResponseBody {
+/**
+ * A search after validation and visibility: everything the engine part needs, and nothing of
+ * the control-plane state, so that it can run on a search worker (pool.ts). Structured-cloneable.
+ */
+export interface SearchPlan {
+  query: string;
+  language: Language;
+  /** The viewer's access tokens over all datasources (sorted, never empty). */
+  tokens: string[];
+  /** Filters besides visibility (datasources, file types, dates). */
+  filters: Filter[];
+  count: number;
+  offset: number;
+  /** Wall clock in epoch ms. */
+  now: number;
+  /** Subs of the datasources that declare any (compound sub values of the records). */
+  subs: Record<string, SubRecord[]>;
+}
+
+/** Validates `params` for `email` (422 on an unknown data source); null when nothing can be found. */
+export function planSearch(deps: SearchDeps, email: string, params: SearchParams): SearchPlan | null {
   const state = indexingState(deps);
   const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(params.count ?? DEFAULT_COUNT)));
   const offset = Math.max(0, Math.floor(params.startPage ?? 0)) * count;
   const sourceFilter = dataSourceFilter(params.dataSources ?? [], new Set(state.datasources.keys()));
   const tokens = visibleTokens(state, email);
-  const visibility = visibilityFilter(tokens);
-  if (!visibility || offset + count > MAX_RESULT_WINDOW) return { results: [] };
+  if (tokens.length === 0 || offset + count > MAX_RESULT_WINDOW) return null;
 
-  const filters: Filter[] = [visibility];
+  const filters: Filter[] = [];
   if (sourceFilter) filters.push(sourceFilter);
   if (params.fileTypes && params.fileTypes.length > 0) filters.push({ keyword: 'file_type', anyOf: [...params.fileTypes] });
-  const dates = dateFilter(params.lastModified, deps.now());
+  const now = deps.now();
+  const dates = dateFilter(params.lastModified, now);
   if (dates) filters.push(dates);
+  const subs: Record<string, SubRecord[]> = {};
+  for (const [name, ds] of state.datasources) if (ds.record.subs.length > 0) subs[name] = ds.record.subs;
+  return { query: params.query, language: params.language ?? 'de', tokens, filters, count, offset, now, subs };
+}
 
-  const { related, searcher } = shared(deps.index);
+/** The engine part of a search: one query with near-duplicates collapsed, then the full record per hit. */
+export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchPlan): SearchResponseBody {
+  const visibility = visibilityFilter(plan.tokens)!;
+  const filter = plan.filters.length === 0 ? visibility : { and: [visibility, ...plan.filters] };
   try {
-    const query = searcher.parse(params.query, params.language ?? 'de');
-    const found = searcher.search({ query, filter: filters.length === 1 ? visibility : { and: filters }, limit: count, offset, collapseDuplicates: true });
-    const viewer = related.viewer(tokens);
-    const cache = { store: related, scope: related.viewerScope(searcher.generation, viewer), viewer, now: deps.now() };
-    return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, state, cache }, hit)) };
+    const query = searcher.parse(plan.query, plan.language);
+    const found = searcher.search({ query, filter, limit: plan.count, offset: plan.offset, collapseDuplicates: true });
+    const viewer = related.viewer(plan.tokens);
+    const cache = { store: related, scope: related.viewerScope(searcher.generation, viewer), viewer, now: plan.now };
+    const subsOf = (datasource: string) => (Object.hasOwn(plan.subs, datasource) ? plan.subs[datasource] : []);
+    return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
   } catch (err) {
     if (err instanceof QueryError && (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')) {
-      throw new RequestValidationError([{ type: 'value_error', loc: ['query', 'query'], msg: `Value error, ${err.message}`, input: params.query, ctx: { error: {} } }]);
+      throw new RequestValidationError([{ type: 'value_error', loc: ['query', 'query'], msg: `Value error, ${err.message}`, input: plan.query, ctx: { error: {} } }]);
     }
     throw err;
   }
+}
+
+/** A search on this thread (tests, tools; the server goes through `searchWith`). */
+export function searchDocuments(deps: SearchDeps, email: string, params: SearchParams): SearchResponseBody {
+  const plan = planSearch(deps, email, params);
+  if (!plan) return { results: [] };
+  const { related, searcher } = shared(deps.index);
+  return runPlan(searcher, related, plan);
+}
+
+/** Runs plans elsewhere (the search worker pool, pool.ts). */
+export interface PlanRunner {
+  run(plan: SearchPlan): Promise<SearchResponseBody>;
+}
+
+/** A search on `runner` when given (worker threads), else on this thread. */
+export async function searchWith(deps: SearchDeps & { runner?: PlanRunner }, email: string, params: SearchParams): Promise<SearchResponseBody> {
+  if (!deps.runner) return searchDocuments(deps, email, params);
+  const plan = planSearch(deps, email, params);
+  return plan ? deps.runner.run(plan) : { results: [] };
 }

@@ -15,6 +15,7 @@ import { DocumentService } from '../../../src/documents/service.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
 import type { Services } from '../../../src/services.ts';
+import { SearchPool } from '../../../src/search/pool.ts';
 import { openMemoryState } from '../../../src/state/open.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 
@@ -30,6 +31,8 @@ export interface DocsHarnessOptions {
   commitIntervalMs?: number;
   /** Records in statuses.bin before a compaction is considered (service default). */
   statusCompactMinRecords?: number;
+  /** Search worker threads (src/search/pool.ts); default 0: searches run on the test's thread. */
+  searchThreads?: number;
 }
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
@@ -48,7 +51,8 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     maxPendingBytes: opts.maxPendingBytes,
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
-  const services: Services = { config, log: silentLogger, state, now: () => Date.now(), documents };
+  const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
+  const services: Services = { config, log: silentLogger, state, now: () => Date.now(), documents, searchRunner };
   const app = createApp(services);
 
   async function call(method: string, path: string, key: string | null, body?: unknown) {
@@ -77,6 +81,7 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
       await index.writer.commit();
     },
     async close(removeDir = opts.dir === undefined) {
+      await searchRunner?.close();
       await documents.close();
       await index.close();
       if (removeDir) await rm(dir, { recursive: true, force: true });

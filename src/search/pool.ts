@@ -1,0 +1,153 @@
+/**
+ * Search on worker threads: the engine part of searches (service.ts `runPlan`)
+ * runs on `size` workers, so that searches use every core while the main thread
+ * serves HTTP, authenticates, validates and resolves visibility (`planSearch`).
+ *
+ * Each worker searches the index's committed snapshots through an engine
+ * SnapshotReader: before a job, a worker whose snapshot is older than the
+ * index reader's gets `reader.share()` (segment images in shared memory, so no
+ * copy of the index per thread; see engine/shared-snapshot.ts). A search sees
+ * the same commit it would on the main thread: read-your-commits holds.
+ *
+ * A job goes to the worker with the fewest jobs in flight. A worker that fails
+ * (an uncaught error, out of memory) fails its jobs with an Error (a 500) and is
+ * replaced. Workers are unref'd: an idle pool never keeps the process alive.
+ * Inside the single executable (src/build/binary.ts) the worker is the bundled
+ * script carried as the SEA asset `SEA_SEARCH_WORKER_ASSET`.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Index } from '../../engine/index.ts';
+import { RequestValidationError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { WorkerIn, WorkerOut } from './search-worker.ts';
+import type { PlanRunner, SearchPlan, SearchResponseBody } from './service.ts';
+
+export const SEA_SEARCH_WORKER_ASSET = 'search-worker.cjs';
+
+interface Job {
+  resolve: (body: SearchResponseBody) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Generation of the snapshot last posted to the worker (-1: none). */
+  generation: number;
+  jobs: Map<number, Job>;
+}
+
+export class SearchPool implements PlanRunner {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly index: Index,
+    size: number,
+    private readonly log?: Logger,
+  ) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError('SearchPool: size must be a positive integer');
+    for (let i = 0; i < size; i++) this.slots.push(this.start());
+  }
+
+  /** Searches answered by the workers so far (results and query errors). */
+  answered = 0;
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  run(plan: SearchPlan): Promise<SearchResponseBody> {
+    if (this.closed) return Promise.reject(new Error('search pool is closed'));
+    let slot = this.slots[0];
+    for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
+    const reader = this.index.reader;
+    if (slot.generation !== reader.generation) {
+      slot.worker.postMessage({ type: 'snapshot', snapshot: reader.share() } satisfies WorkerIn);
+      slot.generation = reader.generation;
+    }
+    const id = this.nextId++;
+    return new Promise<SearchResponseBody>((resolve, reject) => {
+      slot.jobs.set(id, { resolve, reject });
+      if (slot.jobs.size === 1) slot.worker.ref();
+      slot.worker.postMessage({ type: 'search', id, plan } satisfies WorkerIn);
+    });
+  }
+
+  /** Stops taking jobs, lets the jobs in flight finish (up to `graceMs`, then fails them), stops the workers. */
+  async close(graceMs = 10_000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const deadline = Date.now() + graceMs;
+    while (this.slots.some((s) => s.jobs.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const slots = this.slots.splice(0);
+    for (const s of slots) this.failJobs(s, new Error('search pool closed'));
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private start(): Slot {
+    const slot: Slot = { worker: startWorker(), generation: -1, jobs: new Map() };
+    slot.worker.unref();
+    slot.worker.on('message', (m: WorkerOut) => {
+      const job = slot.jobs.get(m.id);
+      if (!job) return;
+      slot.jobs.delete(m.id);
+      if (slot.jobs.size === 0) slot.worker.unref();
+      if (!('error' in m)) this.answered++;
+      if ('body' in m) job.resolve(m.body);
+      else if ('validation' in m) job.reject(new RequestValidationError(m.validation));
+      else job.reject(new Error(`search failed: ${m.error}`));
+    });
+    const replace = (why: string) => {
+      const i = this.slots.indexOf(slot);
+      if (i < 0) return; // closed or already replaced
+      this.log?.error('search worker failed; replacing it', { message: why });
+      this.failJobs(slot, new Error(`search worker failed: ${why}`));
+      void slot.worker.terminate().catch(() => undefined);
+      this.slots[i] = this.start();
+    };
+    slot.worker.on('error', (err) => replace(String(err?.message ?? err)));
+    slot.worker.on('exit', (code) => replace(`exited with code ${code}`));
+    return slot;
+  }
+
+  private failJobs(slot: Slot, err: Error): void {
+    for (const job of slot.jobs.values()) job.reject(err);
+    slot.jobs.clear();
+  }
+}
+
+let seaSource: string | null | undefined;
+
+/** The bundled worker source when running as a single executable, else null. */
+function seaWorkerSource(): string | null {
+  if (seaSource !== undefined) return seaSource;
+  try {
+    const sea = createRequire(import.meta.url)('node:sea') as typeof import('node:sea');
+    seaSource = sea.isSea() ? sea.getAsset(SEA_SEARCH_WORKER_ASSET, 'utf8') : null;
+  } catch {
+    seaSource = null;
+  }
+  return seaSource;
+}
+
+/**
+ * Starts search-worker.ts: from the single executable's bundled asset; under tsx, from a
+ * bootstrap that registers tsx inside the worker first (inherited --import flags do not give
+ * a worker's .ts entry a loader on Node 20); otherwise directly.
+ */
+function startWorker(): Worker {
+  const bundled = seaWorkerSource();
+  if (bundled !== null) return new Worker(bundled, { eval: true, execArgv: [] });
+  const entry = new URL('./search-worker.ts', import.meta.url);
+  let api: string | null = null;
+  try {
+    api = import.meta.resolve('tsx/esm/api');
+  } catch {
+    api = null;
+  }
+  if (api === null) return new Worker(entry);
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
+  return new Worker(new URL('data:text/javascript,' + encodeURIComponent(code)), { execArgv: [] });
+}
