@@ -9,7 +9,9 @@
  * sequential latency (p50, p99) and searches/s with 16 concurrent clients.
  *
  *   node --import tsx bench/search/http.ts [--docs 1000000] [--seconds 20] [--concurrency 16] [--keep DIR] [--push-only]
- *     [--server-prof DIR] [--no-settle]
+ *     [--server-prof DIR] [--no-settle] [--threads N]
+ *
+ * --threads N sets the server's SEARCH_THREADS (default: the server's own default, one per core up to 4).
  *
  * With --keep DIR the data directory is kept (and reused when it already holds
  * the set: pushing is skipped); --push-only stops after pushing and committing;
@@ -45,6 +47,8 @@ const PUSH_ONLY = process.argv.includes('--push-only');
 /** Directory for a V8 CPU profile of the server process (written when it exits). */
 const SERVER_PROF = arg('server-prof', '');
 const SETTLE = !process.argv.includes('--no-settle');
+/** SEARCH_THREADS of the server; '' = its default. */
+const THREADS = arg('threads', '');
 const MASTER = 'bench-master-key-0123456789abcdef';
 const USER = 'bench.user@example.com';
 const BATCH = 1000;
@@ -77,6 +81,7 @@ function startServer(dataDir: string, port: number, logLevel: 'info' | 'warn'): 
       HOST: '127.0.0.1',
       COMMIT_INTERVAL_MS: '2000',
       LOG_LEVEL: logLevel,
+      ...(THREADS !== '' ? { SEARCH_THREADS: THREADS } : {}),
       ...(process.env.BENCH_MERGE_IDLE_MS ? { MERGE_IDLE_MS: process.env.BENCH_MERGE_IDLE_MS } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -299,6 +304,7 @@ async function main(): Promise<void> {
   console.log(`| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} | ${f(seqCpu)} |`);
   console.log(`| ${CONCURRENCY} concurrent clients (autocannon), ${SECONDS} s | ${DOCS.toLocaleString()} | ${load.p50Ms} | ${load.p99Ms} | ${f(load.perSecond)} | ${f(concCpu)} |`);
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (server CPU: user + system time of the server process per search; load generator ${f(genCpu)} ms CPU per search)`);
+  console.log(`search threads: ${THREADS === '' ? 'server default' : THREADS}`);
   console.log(`\nuser: 50 groups in each of ${DATASOURCES.length} datasources (25 direct, 25 nested); mean results per search ${avgResults.toFixed(1)}; server RSS ${f(rss)} MB`);
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

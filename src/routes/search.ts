@@ -2,7 +2,7 @@
  * GET /api/beta/search (spec, Search endpoint), personal account keys only:
  * the query string is validated with SearchQuerySchema (search/params.ts) into
  * FastAPI's 422 shape, then the search runs for the key's account email
- * (`searchWith`: on the search worker threads when the server has them).
+ * (`searchJsonWith`: on the search worker threads when the server has them).
  * A repeated parameter counts with its last value and unknown parameters are
  * ignored, as in FastAPI. Extension: `language=de|en` (query analysis hint).
  */
@@ -14,7 +14,7 @@ import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { toValidationItems } from '../http/validation.ts';
 import { SearchQuerySchema, toSearchParams, type SearchQuery } from '../search/params.ts';
-import { searchWith } from '../search/service.ts';
+import { searchJsonWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -40,7 +40,7 @@ export function searchRoutes(services: Services & { documents: DocumentService }
     const raw: Record<string, string> = {};
     for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values[values.length - 1];
     const params = toSearchParams(validateSearchQuery(raw));
-    return c.json(await searchWith(deps, principal.email, params));
+    return c.body(await searchJsonWith(deps, principal.email, params), 200, { 'content-type': 'application/json' });
   });
   return app;
 }

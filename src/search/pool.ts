@@ -9,7 +9,8 @@
  * copy of the index per thread; see engine/shared-snapshot.ts). A search sees
  * the same commit it would on the main thread: read-your-commits holds.
  *
- * A job goes to the worker with the fewest jobs in flight. A worker that fails
+ * A viewer's token set is posted to a worker once (then named by an id) rather than with
+ * every search. A job goes to the worker with the fewest jobs in flight (ties in turn). A worker that fails
  * (an uncaught error, out of memory) fails its jobs with an Error (a 500) and is
  * replaced. Workers are unref'd: an idle pool never keeps the process alive.
  * Inside the single executable (src/build/binary.ts) the worker is the bundled
@@ -20,13 +21,13 @@ import { Worker } from 'node:worker_threads';
 import type { Index } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { WorkerIn, WorkerOut } from './search-worker.ts';
-import type { PlanRunner, SearchPlan, SearchResponseBody } from './service.ts';
+import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
+import type { PlanRunner, SearchPlan } from './service.ts';
 
 export const SEA_SEARCH_WORKER_ASSET = 'search-worker.cjs';
 
 interface Job {
-  resolve: (body: SearchResponseBody) => void;
+  resolve: (json: string) => void;
   reject: (err: Error) => void;
 }
 
@@ -35,11 +36,26 @@ interface Slot {
   /** Generation of the snapshot last posted to the worker (-1: none). */
   generation: number;
   jobs: Map<number, Job>;
+  /** Viewer ids whose token sets the worker holds (search-worker.ts SearchJob). */
+  viewers: Set<number>;
+}
+
+/** Token sets a worker remembers before it is told to forget them all. */
+const MAX_VIEWERS = 1024;
+
+/** Ids of token-set arrays (visibleTokens returns the same array while it is valid). */
+const viewerIds = new WeakMap<readonly string[], number>();
+let nextViewer = 1;
+function viewerId(tokens: readonly string[]): number {
+  let id = viewerIds.get(tokens);
+  if (id === undefined) viewerIds.set(tokens, (id = nextViewer++));
+  return id;
 }
 
 export class SearchPool implements PlanRunner {
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  private turn = 0;
   private closed = false;
 
   constructor(
@@ -58,20 +74,36 @@ export class SearchPool implements PlanRunner {
     return this.slots.length;
   }
 
-  run(plan: SearchPlan): Promise<SearchResponseBody> {
+  runJson(plan: SearchPlan): Promise<string> {
     if (this.closed) return Promise.reject(new Error('search pool is closed'));
-    let slot = this.slots[0];
-    for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s;
+    // fewest jobs in flight; ties rotate, so that every worker stays warm (JIT, caches)
+    const n = this.slots.length;
+    const from = this.turn++ % n;
+    let slot = this.slots[from];
+    for (let i = 1; i < n; i++) {
+      const s = this.slots[(from + i) % n];
+      if (s.jobs.size < slot.jobs.size) slot = s;
+    }
     const reader = this.index.reader;
     if (slot.generation !== reader.generation) {
       slot.worker.postMessage({ type: 'snapshot', snapshot: reader.share() } satisfies WorkerIn);
       slot.generation = reader.generation;
     }
     const id = this.nextId++;
-    return new Promise<SearchResponseBody>((resolve, reject) => {
+    const { tokens, ...rest } = plan;
+    const job: SearchJob = { type: 'search', id, plan: rest, viewer: viewerId(tokens) };
+    if (!slot.viewers.has(job.viewer)) {
+      if (slot.viewers.size >= MAX_VIEWERS) {
+        slot.viewers.clear();
+        job.reset = true;
+      }
+      slot.viewers.add(job.viewer);
+      job.tokens = tokens;
+    }
+    return new Promise<string>((resolve, reject) => {
       slot.jobs.set(id, { resolve, reject });
       if (slot.jobs.size === 1) slot.worker.ref();
-      slot.worker.postMessage({ type: 'search', id, plan } satisfies WorkerIn);
+      slot.worker.postMessage(job satisfies WorkerIn);
     });
   }
 
@@ -87,7 +119,7 @@ export class SearchPool implements PlanRunner {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: startWorker(), generation: -1, jobs: new Map() };
+    const slot: Slot = { worker: startWorker(), generation: -1, jobs: new Map(), viewers: new Set() };
     slot.worker.unref();
     slot.worker.on('message', (m: WorkerOut) => {
       const job = slot.jobs.get(m.id);
@@ -95,7 +127,7 @@ export class SearchPool implements PlanRunner {
       slot.jobs.delete(m.id);
       if (slot.jobs.size === 0) slot.worker.unref();
       if (!('error' in m)) this.answered++;
-      if ('body' in m) job.resolve(m.body);
+      if ('json' in m) job.resolve(m.json);
       else if ('validation' in m) job.reject(new RequestValidationError(m.validation));
       else job.reject(new Error(`search failed: ${m.error}`));
     });

@@ -5,7 +5,8 @@
  * Protocol, in message order:
  * - in `{ type: 'snapshot', snapshot }`: the index's current snapshot (engine
  *   SharedSnapshot; segment images in shared memory). Later searches use it.
- * - in `{ type: 'search', id, plan }`: out `{ id, body }`, or `{ id, validation }`
+ * - in `{ type: 'search', id, plan }`: out `{ id, json }` (the response body as JSON
+ *   text: strings cross threads cheaply), or `{ id, validation }`
  *   (a RequestValidationError's items: a 422), or `{ id, error }` (a message).
  *
  * The worker keeps one searcher per snapshot and its own related-lists cache, as the
@@ -16,16 +17,30 @@ import { SnapshotReader, type SharedSnapshot, type Searcher } from '../../engine
 import { RequestValidationError, type ValidationItem } from '../errors.ts';
 import { DOCUMENT_SCHEMA } from './index-schema.ts';
 import { RelatedCache } from './related-cache.ts';
-import { runPlan, type SearchPlan, type SearchResponseBody } from './service.ts';
+import { runPlan, type SearchPlan } from './service.ts';
 
-export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | { type: 'search'; id: number; plan: SearchPlan };
-export type WorkerOut = { id: number; body: SearchResponseBody } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
+/**
+ * A search. The viewer's token set travels once per worker: `tokens` comes with the first plan of
+ * viewer id `viewer` and is remembered; `reset` first forgets every remembered set (pool.ts bounds them).
+ */
+export interface SearchJob {
+  type: 'search';
+  id: number;
+  plan: Omit<SearchPlan, 'tokens'>;
+  viewer: number;
+  tokens?: readonly string[];
+  reset?: boolean;
+}
+
+export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | SearchJob;
+export type WorkerOut = { id: number; json: string } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
 
 const port = parentPort;
 if (port) {
   const reader = new SnapshotReader({ schema: DOCUMENT_SCHEMA });
   const related = new RelatedCache();
   let searcher: Searcher | null = null;
+  const viewers = new Map<number, readonly string[]>();
   port.on('message', (m: WorkerIn) => {
     if (m.type === 'snapshot') {
       reader.load(m.snapshot);
@@ -34,8 +49,12 @@ if (port) {
     }
     let out: WorkerOut;
     try {
+      if (m.reset) viewers.clear();
+      if (m.tokens) viewers.set(m.viewer, m.tokens);
+      const tokens = viewers.get(m.viewer);
+      if (!tokens) throw new Error(`unknown viewer ${m.viewer}`);
       searcher ??= reader.searcher();
-      out = { id: m.id, body: runPlan(searcher, related, m.plan) };
+      out = { id: m.id, json: JSON.stringify(runPlan(searcher, related, { ...m.plan, tokens })) };
     } catch (err) {
       out = err instanceof RequestValidationError ? { id: m.id, validation: err.items } : { id: m.id, error: String((err as Error)?.message ?? err) };
     }

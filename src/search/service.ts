@@ -116,7 +116,7 @@ export interface SearchPlan {
   query: string;
   language: Language;
   /** The viewer's access tokens over all datasources (sorted, never empty). */
-  tokens: string[];
+  tokens: readonly string[];
   /** Filters besides visibility (datasources, file types, dates). */
   filters: Filter[];
   count: number;
@@ -147,9 +147,20 @@ export function planSearch(deps: SearchDeps, email: string, params: SearchParams
   return { query: params.query, language: params.language ?? 'de', tokens, filters, count, offset, now, subs };
 }
 
+/**
+ * One filter object per token-set array (visibleTokens and the search workers keep those arrays
+ * while they are valid): the engine validates and keys a filter once per object.
+ */
+const visibilityFilters = new WeakMap<readonly string[], Filter>();
+function visibilityOf(tokens: readonly string[]): Filter {
+  let f = visibilityFilters.get(tokens);
+  if (!f) visibilityFilters.set(tokens, (f = visibilityFilter(tokens)!));
+  return f;
+}
+
 /** The engine part of a search: one query with near-duplicates collapsed, then the full record per hit. */
 export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchPlan): SearchResponseBody {
-  const visibility = visibilityFilter(plan.tokens)!;
+  const visibility = visibilityOf(plan.tokens);
   const filter = plan.filters.length === 0 ? visibility : { and: [visibility, ...plan.filters] };
   try {
     const query = searcher.parse(plan.query, plan.language);
@@ -176,12 +187,19 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
 
 /** Runs plans elsewhere (the search worker pool, pool.ts). */
 export interface PlanRunner {
-  run(plan: SearchPlan): Promise<SearchResponseBody>;
+  /** The response body of `plan` as JSON text (serialised where it was made: no object crosses threads). */
+  runJson(plan: SearchPlan): Promise<string>;
 }
 
-/** A search on `runner` when given (worker threads), else on this thread. */
+/** The response body as JSON text, from `runner` when given (worker threads), else made on this thread. */
+export async function searchJsonWith(deps: SearchDeps & { runner?: PlanRunner }, email: string, params: SearchParams): Promise<string> {
+  if (!deps.runner) return JSON.stringify(searchDocuments(deps, email, params));
+  const plan = planSearch(deps, email, params);
+  return plan ? deps.runner.runJson(plan) : JSON.stringify({ results: [] } satisfies SearchResponseBody);
+}
+
+/** The response body, from `runner` when given (worker threads), else made on this thread. */
 export async function searchWith(deps: SearchDeps & { runner?: PlanRunner }, email: string, params: SearchParams): Promise<SearchResponseBody> {
   if (!deps.runner) return searchDocuments(deps, email, params);
-  const plan = planSearch(deps, email, params);
-  return plan ? deps.runner.run(plan) : { results: [] };
+  return JSON.parse(await searchJsonWith(deps, email, params)) as SearchResponseBody;
 }

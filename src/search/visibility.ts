@@ -9,13 +9,47 @@
  */
 import type { Filter } from '../../engine/index.ts';
 import { userTokens } from '../documents/tokens.ts';
-import type { IndexingState } from '../indexing/state.ts';
+import type { DatasourceState, IndexingState } from '../indexing/state.ts';
 
-/** The union of the user's tokens over every datasource, sorted (a stable filter-cache key). */
-export function visibleTokens(state: IndexingState, email: string): string[] {
+/** What a token set was computed from, per datasource in order: the datasource, its group version, registration. */
+interface Memo {
+  basis: { ds: DatasourceState; version: number; registered: boolean }[];
+  tokens: readonly string[];
+}
+const memos = new WeakMap<IndexingState, Map<string, Memo>>();
+const MAX_MEMOS = 10_000;
+
+function stillValid(state: IndexingState, memo: Memo, email: string): boolean {
+  if (memo.basis.length !== state.datasources.size) return false;
+  let i = 0;
+  for (const ds of state.datasources.values()) {
+    const b = memo.basis[i++];
+    if (b.ds !== ds || b.version !== ds.version || b.registered !== ds.users.has(email)) return false;
+  }
+  return true;
+}
+
+/**
+ * The union of the user's tokens over every datasource, sorted (a stable filter-cache key);
+ * shared, not to be modified. Remembered per email until a datasource is added or removed,
+ * its groups or memberships change (its version), or the user's registration on it changes.
+ */
+export function visibleTokens(state: IndexingState, email: string): readonly string[] {
+  const normalized = email.trim().toLowerCase();
+  let byEmail = memos.get(state);
+  if (!byEmail) memos.set(state, (byEmail = new Map()));
+  const memo = byEmail.get(normalized);
+  if (memo && stillValid(state, memo, normalized)) return memo.tokens;
   const out: string[] = [];
-  for (const ds of state.datasources.values()) out.push(...userTokens(ds, email));
-  return out.sort();
+  const basis: Memo['basis'] = [];
+  for (const ds of state.datasources.values()) {
+    basis.push({ ds, version: ds.version, registered: ds.users.has(normalized) });
+    out.push(...userTokens(ds, normalized));
+  }
+  out.sort();
+  if (byEmail.size >= MAX_MEMOS) byEmail.clear();
+  byEmail.set(normalized, { basis, tokens: out });
+  return out;
 }
 
 /** The engine filter admitting exactly the documents carrying one of `tokens`; null when nothing is visible. */
