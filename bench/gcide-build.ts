@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     { label: 'in memory: RSS after build MB', values: v(mem, (r) => r.rssMB), digits: 0 },
     { label: '  (RSS before loading corpus MB)', values: v(mem, (r) => r.rssBaseMB), digits: 0 },
     { label: '  (JS heap used after build MB)', values: v(mem, (r) => r.heapUsedMB), digits: 0 },
-    { label: '  (external incl. ArrayBuffers MB)', values: v(mem, (r) => r.externalMB), digits: 0 },
+    { label: '  (external incl. ArrayBuffers MB; not SharedArrayBuffers)', values: v(mem, (r) => r.externalMB), digits: 0 },
     { label: 'on disk: docs/s (incl. commit)', values: v(disk, (r) => r.docs / (r.buildMs / 1000)), digits: 0 },
     { label: 'on disk: MB/s', values: v(disk, (r) => r.megabytes / (r.buildMs / 1000)), digits: 2 },
     { label: 'on disk: final commit ms', values: v(disk, (r) => r.finalCommitMs), digits: 0 },

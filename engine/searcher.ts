@@ -61,7 +61,7 @@ export interface SearcherOptions {
 }
 
 /** More-like-this queries (rare terms) score a segment exhaustively up to this many postings. */
-const MLT_EXHAUSTIVE_COST = 2048;
+const MLT_EXHAUSTIVE_COST = 16384;
 /** Unfiltered more-like-this matches kept per source doc and snapshot (limits up to this use them). */
 const MLT_CANDIDATES = 64;
 /** Source docs whose candidates a searcher keeps. */
@@ -83,6 +83,28 @@ interface CollapsedGroup {
 }
 
 export const MAX_LIMIT = 10000;
+
+/** A hit's stored payload, read on first access (see Searcher.hit). */
+interface LazyStored {
+  reader: SegmentReader;
+  doc: number;
+  value: Record<string, unknown> | undefined;
+}
+
+/** Key of a hit's LazyStored (a non-enumerable own property: not compared, copied or serialised). */
+const LAZY = Symbol('lazyStored');
+
+const STORED_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { [LAZY]: LazyStored }): Record<string, unknown> {
+    const s = this[LAZY];
+    return (s.value ??= s.reader.stored(s.doc));
+  },
+  set(this: { [LAZY]: LazyStored }, v: Record<string, unknown>): void {
+    this[LAZY].value = v;
+  },
+};
 
 /** out[name] = value, also for the name `__proto__` (an own property, as JSON.parse makes it). */
 function setField(out: Record<string, unknown>, name: string, value: unknown): void {
@@ -575,15 +597,10 @@ export class Searcher {
     const { segment, doc } = this.split(g);
     const r = this.segments[segment];
     const hit = { key: r.key(doc), score, ref: { segment, doc, segmentId: r.id } } as Hit;
-    let stored: Record<string, unknown> | undefined;
-    Object.defineProperty(hit, 'stored', {
-      enumerable: true,
-      configurable: true,
-      get: () => (stored ??= r.stored(doc)),
-      set: (v: Record<string, unknown>) => {
-        stored = v;
-      },
-    });
+    // one accessor pair for all hits (they share their shape), the state in a hidden property
+    const lazy: LazyStored = { reader: r, doc, value: undefined };
+    Object.defineProperty(hit, LAZY, { value: lazy });
+    Object.defineProperty(hit, 'stored', STORED_ACCESSOR);
     return hit;
   }
 

@@ -37,7 +37,7 @@ function fill(head: string, spans: readonly [number, number][], o: SummaryOption
   for (const [s, e] of spans) {
     const sentence = head.slice(s, e).replace(/\s+/g, ' ').trim();
     if (sentence.length === 0) continue;
-    if (meaningfulOnly && (sentence.match(WORD)?.length ?? 0) < o.minWords) continue;
+    if (meaningfulOnly && !hasWords(sentence, o.minWords)) continue;
     any = true;
     const next = out ? `${out} ${sentence}` : sentence;
     if (next.length > o.maxLength) {
@@ -48,6 +48,14 @@ function fill(head: string, spans: readonly [number, number][], o: SummaryOption
     if (out.length >= o.targetLength) break;
   }
   return any ? out : null;
+}
+
+/** True when `s` holds at least `min` words of letters (WORD matches), counted up to `min` only. */
+function hasWords(s: string, min: number): boolean {
+  let n = 0;
+  WORD.lastIndex = 0;
+  while (n < min && WORD.exec(s) !== null) n++;
+  return n >= min;
 }
 
 /** Cut `s` to at most `max` chars at a word boundary, ending with "…". */

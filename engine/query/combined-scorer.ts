@@ -21,6 +21,8 @@ import type { TermWeight } from '../scoring/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
 import { acquireScratch, releaseScratch, scoreRangeByDoc } from './bulk-window.ts';
 import type { Scorer } from './scorers.ts';
+import { addCombinedScores } from './sparse-exhaustive.ts';
+import type { ScoreTable } from './sparse-exhaustive.ts';
 import { docLengthsOf, filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 
@@ -246,6 +248,12 @@ export class CombinedScorer implements Scorer {
       if (c.it.docID() === this.doc) freq += c.boost * c.it.freq();
     }
     return bm25Score(this.w, freq, this.docLength());
+  }
+
+  scoreRest(bits: Uint32Array | null, table: ScoreTable): void {
+    if (this.lagMask !== 0) this.release();
+    addCombinedScores(table, this.cursors, this.doc, bits, this.w, this.lengths, (doc) => this.length(doc));
+    this.doc = NO_MORE_DOCS;
   }
 
   scoreRange(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {

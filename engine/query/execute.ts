@@ -36,8 +36,9 @@ export interface ExecuteRequest {
   totalHitsThreshold: number;
   /**
    * Segments where the scoring clauses hold at most this many postings in all
-   * are scored exhaustively (same hits; cheaper than MaxScore's windows for a few
-   * short postings lists, such as more-like-this queries of rare terms). Default 0.
+   * are scored exhaustively, term-at-a-time where it applies (same hits; cheaper than
+   * MaxScore's windows for a few short postings lists, such as more-like-this queries
+   * of rare terms; sparse-exhaustive.ts). Default 0.
    */
   exhaustiveMaxCost?: number;
 }
@@ -84,7 +85,8 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
     const nextCandidate = bits ? (from: number) => nextSetBit(bits, from, maxDoc) : null;
     const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, bits, docBase: ctx.bases[i], maxDoc };
     if (plan.empty) collectAll(task, top, st);
-    else scoreSegment(task, top, st, req.pruning && cost > (req.exhaustiveMaxCost ?? 0));
+    else if (cost <= (req.exhaustiveMaxCost ?? 0)) scoreSegment(task, top, st, 'sparse');
+    else scoreSegment(task, top, st, req.pruning ? 'pruned' : 'exhaustive');
   });
   return { top, st };
 }

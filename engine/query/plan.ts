@@ -68,10 +68,16 @@ const CAPPED_LIMIT = 200_000;
 /** (field, term) pairs whose per-segment dfs a GlobalStats memoises before starting over. */
 const DF_LIMIT = 100_000;
 
+/** Per-segment dfs of one (field, term) followed by their sum, and postings opened for them but not used yet. */
+interface TermDfs {
+  per: Float64Array;
+  /** Per segment: postings (without positions) opened while counting, until a scorer takes them. */
+  open: (PostingsIterator | null)[] | null;
+}
+
 /** Global statistics, memoised per searcher. */
 export class GlobalStats {
-  private readonly df = new Map<string, Float64Array>();
-  private readonly pending = new Map<string, PostingsIterator>();
+  private readonly df = new Map<string, TermDfs>();
   private readonly fieldStats = new Map<string, { docCount: number; avgdl: number }>();
   private readonly capped = new Map<string, { df: number; exact: boolean }>();
   private bySize: number[] | undefined;
@@ -97,7 +103,7 @@ export class GlobalStats {
   }
 
   docFreq(field: string, term: string): number {
-    const per = this.perSegment(field, term);
+    const per = this.perSegment(field, term).per;
     return per[per.length - 1];
   }
 
@@ -109,7 +115,7 @@ export class GlobalStats {
   docFreqAtMost(field: string, term: string, atMost: number): number {
     const k = `${field}\u0000${term}`;
     const memo = this.df.get(k);
-    if (memo !== undefined) return memo[memo.length - 1];
+    if (memo !== undefined) return memo.per[memo.per.length - 1];
     const known = this.capped.get(k);
     if (known !== undefined && (known.exact || known.df > atMost)) return known.df;
     const order = (this.bySize ??= this.segments.map((_, i) => i).sort((a, b) => this.segments[b].maxDoc - this.segments[a].maxDoc || a - b));
@@ -128,7 +134,7 @@ export class GlobalStats {
     if (exact) {
       // Complete per-segment dfs: later plans of this term skip the segments without it.
       per[this.segments.length] = sum;
-      this.remember(k, per);
+      this.remember(k, { per, open: null });
       return sum;
     }
     if (this.capped.size >= CAPPED_LIMIT) this.capped.clear();
@@ -138,48 +144,44 @@ export class GlobalStats {
 
   /** Postings (without positions) of (field, term) in segment `i`: the one opened for statistics if unused, else a new one. */
   postings(field: string, term: string, i: number): PostingsIterator | null {
-    const k = `${field}\u0000${term}\u0000${i}`;
-    const it = this.pending.get(k);
+    const e = this.perSegment(field, term);
+    const it = e.open?.[i];
     if (it) {
-      this.pending.delete(k);
+      e.open![i] = null;
       return it;
     }
-    return this.segmentDocFreq(field, term, i) === 0 ? null : this.segments[i].postings(field, term, false);
+    return e.per[i] === 0 ? null : this.segments[i].postings(field, term, false);
   }
 
   /** df of (field, term) in segment `i` (0 means: do not open its postings there). */
   segmentDocFreq(field: string, term: string, i: number): number {
-    return this.perSegment(field, term)[i];
+    return this.perSegment(field, term).per[i];
   }
 
   /** Memoise per-segment dfs; past DF_LIMIT terms the memo (and unused postings) start over. */
-  private remember(k: string, per: Float64Array): void {
-    if (this.df.size >= DF_LIMIT) {
-      this.df.clear();
-      this.pending.clear();
-    }
-    this.df.set(k, per);
+  private remember(k: string, e: TermDfs): void {
+    if (this.df.size >= DF_LIMIT) this.df.clear();
+    this.df.set(k, e);
   }
 
-  /** Per-segment dfs followed by their sum. */
-  private perSegment(field: string, term: string): Int32Array | Float64Array {
+  /** Per-segment dfs followed by their sum (memoised), with the postings opened to count them. */
+  private perSegment(field: string, term: string): TermDfs {
     const k = `${field}\u0000${term}`;
-    let per = this.df.get(k);
-    if (per === undefined) {
-      per = new Float64Array(this.segments.length + 1);
+    let e = this.df.get(k);
+    if (e === undefined) {
+      const n = this.segments.length;
+      const per = new Float64Array(n + 1);
+      const open: (PostingsIterator | null)[] = new Array(n).fill(null);
       let sum = 0;
-      for (let i = 0; i < this.segments.length; i++) {
+      for (let i = 0; i < n; i++) {
         // Opening the postings gives df (cost) with one dictionary lookup; the
         // iterator is kept for the first scorer that needs it.
         const seg = this.segments[i];
         let absent = absentTerms.get(seg);
-        if (absent !== undefined && absent.has(k)) {
-          per[i] = 0;
-          continue;
-        }
+        if (absent !== undefined && absent.has(k)) continue;
         const it = seg.postings(field, term, false);
         const df = it ? it.cost() : 0;
-        if (it) this.pending.set(`${k}\u0000${i}`, it);
+        if (it) open[i] = it;
         else {
           if (absent === undefined || absent.size >= ABSENT_LIMIT) absentTerms.set(seg, (absent = new Set()));
           absent.add(k);
@@ -187,10 +189,10 @@ export class GlobalStats {
         per[i] = df;
         sum += df;
       }
-      per[this.segments.length] = sum;
-      this.remember(k, per);
+      per[n] = sum;
+      this.remember(k, (e = { per, open }));
     }
-    return per;
+    return e;
   }
 }
 
@@ -291,7 +293,7 @@ function mergeDuplicates(clauses: readonly QueryClause[]): QueryClause[] {
   for (const c of clauses) {
     const b = c.boost ?? 1;
     if (!(b >= 0) || !Number.isFinite(b)) throw new QueryError('invalid_query', 'clause boost must be a finite number >= 0');
-    const key = JSON.stringify(c.kind === 'word' ? [c.kind, c.occur, c.word.terms, c.word.parts] : [c.kind, c.occur, c.slots]);
+    const key = c.kind === 'word' ? wordKey(c.occur, c.word.terms, c.word.parts) : JSON.stringify([c.kind, c.occur, c.slots]);
     const seen = byKey.get(key);
     if (!seen) {
       const copy = { ...c };
@@ -302,6 +304,18 @@ function mergeDuplicates(clauses: readonly QueryClause[]): QueryClause[] {
     }
   }
   return out;
+}
+
+/** Identity of a word clause for mergeDuplicates: occurrence, then length-prefixed terms and parts. */
+function wordKey(occur: string, terms: readonly string[], parts: readonly string[]): string {
+  let k = `w${occur}|${terms.length}|${parts.length}|`;
+  for (const list of [terms, parts]) {
+    for (const t of list) {
+      if (typeof t !== 'string') return JSON.stringify(['word', occur, terms, parts]);
+      k += `${t.length}:${t}`;
+    }
+  }
+  return k;
 }
 
 /** Open the scorer of one unit on a segment; null when the segment lacks its terms. */

@@ -24,6 +24,7 @@ import { bm25Score, bm25UpperBound } from '../scoring/bm25.ts';
 import { NORM_TABLE } from '../segment/norms.ts';
 import type { TermWeight } from '../scoring/bm25.ts';
 import { acquireScratch, releaseScratch, scoreRange } from './bulk-window.ts';
+import type { ScoreTable } from './sparse-exhaustive.ts';
 
 export interface Scorer {
   doc: number;
@@ -52,6 +53,12 @@ export interface Scorer {
    * score()'s. Requires lo <= doc and hi - lo <= WINDOW_IDS.
    */
   scoreRange?(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void;
+  /**
+   * Optional term-at-a-time form of nextDoc()/score() (sparse-exhaustive.ts): every doc after
+   * the current one (only those set in `bits`, when given), in doc order, goes to
+   * table.add(doc, score) with the score score() gives it; ends on NO_MORE_DOCS.
+   */
+  scoreRest?(bits: Uint32Array | null, table: ScoreTable): void;
 }
 
 /** True when doc `d` (< NO_MORE_DOCS) has its bit set in the filter bitset. */

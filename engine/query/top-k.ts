@@ -9,6 +9,7 @@
  *    only enumerated from the essential clauses, non-essential clauses are
  *    advanced to a candidate only while it can still make the top k.
  *  - `scoreExhaustive`: every matching doc scored in full (reference for tests).
+ *  - `scoreSparse` (sparse-exhaustive.ts): the same, term-at-a-time, for a few short lists.
  *  - `scoreConjunctive`: docs matching every required clause, scored in full.
  *  - `collectAll`: every accepted doc, score 0 (empty query).
  *
@@ -20,6 +21,7 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import { scoreMaxScore } from './max-score.ts';
+import { scoreSparse } from './sparse-exhaustive.ts';
 import { advanceMatching } from './scorers.ts';
 import { isExcluded as isExcludedAt } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
@@ -31,11 +33,15 @@ export { scoreMaxScore } from './max-score.ts';
 /** Module-local binding (read per doc by the collectors below; see max-score.ts). */
 const isExcluded = isExcludedAt;
 
-export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, pruning: boolean): void {
+/**
+ * `mode`: 'pruned' (MaxScore), 'exhaustive', or 'sparse' (exhaustive, term-at-a-time where
+ * sparse-exhaustive.ts applies: same hits and scores as 'exhaustive').
+ */
+export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, mode: 'pruned' | 'exhaustive' | 'sparse'): void {
   if (t.required.length > 0) scoreConjunctive(t, top, st);
   else if (t.scoring.length === 0) return;
-  else if (pruning) scoreMaxScore(t, top, st);
-  else scoreExhaustive(t, top, st);
+  else if (mode === 'pruned') scoreMaxScore(t, top, st);
+  else if (mode === 'exhaustive' || !scoreSparse(t, top, st)) scoreExhaustive(t, top, st);
 }
 
 /** Every matching doc scored in full; under a filter bitset the clauses skip the docs it rejects. */

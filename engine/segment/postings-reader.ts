@@ -12,6 +12,9 @@ import { intToByte4 } from './norms.ts';
 
 const EMPTY_POSITIONS = new Int32Array(0);
 const NO_BLOCK = new Int32Array(0);
+/** Block scratch of drain() (single-threaded, never held across calls). */
+const scratchDocs = new Int32Array(BLOCK_SIZE);
+const scratchFreqs = new Int32Array(BLOCK_SIZE);
 
 /** Decoded skip entries of one term (immutable; may be cached and shared by iterators). */
 export interface SkipData {
@@ -244,6 +247,51 @@ export class BlockPostingsIterator implements PostingsIterator {
       this.idx = 0;
       this.doc = this.docs[0];
     }
+  }
+
+  /**
+   * Bulk form of nextDoc()/advanceMatching() with freq(): writes every doc after the
+   * current one (only those set in `bits`, when given) to outDocs and its freq to
+   * outFreqs, from index `at`; returns the index after the last written. Ends on
+   * NO_MORE_DOCS. The outputs must hold cost() entries from `at`. Blocks not loaded
+   * yet are decoded into shared scratch (no per-iterator block arrays).
+   */
+  drain(bits: Uint32Array | null, outDocs: Int32Array, outFreqs: Int32Array, at: number): number {
+    if (this.doc === NO_MORE_DOCS) return at;
+    let b = 0;
+    if (this.block >= 0) {
+      // the rest of the loaded block
+      for (let i = this.idx + 1; i < this.n; i++) {
+        const d = this.docs[i];
+        if (bits !== null && ((bits[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
+        if (this.freqsBlock !== this.block) this.decodeFreqs();
+        outDocs[at] = d;
+        outFreqs[at++] = this.freqs[i];
+      }
+      b = this.block + 1;
+    }
+    const docs = scratchDocs;
+    const freqs = scratchFreqs;
+    for (; b < this.nBlocks; b++) {
+      const n = b === this.nBlocks - 1 ? this.meta.docFreq - b * BLOCK_SIZE : BLOCK_SIZE;
+      const freqOff = unpackBlock(this.docData, this.docOffs[b], docs, n);
+      let prev = b === 0 ? -1 : this.lastDocs[b - 1];
+      const from = at;
+      for (let i = 0; i < n; i++) {
+        prev += docs[i] + 1;
+        if (bits === null || (bits[prev >>> 5] >>> (prev & 31)) & 1) {
+          outDocs[at] = prev;
+          outFreqs[at++] = i;
+        }
+      }
+      if (at > from) {
+        unpackBlock(this.docData, freqOff, freqs, n);
+        for (let j = from; j < at; j++) outFreqs[j] = freqs[outFreqs[j]] + 1;
+      }
+    }
+    this.idx = this.n;
+    this.doc = NO_MORE_DOCS;
+    return at;
   }
 
   positions(): Int32Array {

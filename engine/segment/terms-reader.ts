@@ -15,27 +15,63 @@ const RECENT_LOOKUPS = 4096;
 
 /** Scratch bytes of findInBlock (single-threaded, never held across calls). */
 let sharedScratch: Uint8Array = new Uint8Array(256);
-/** The last term encoded: a lookup of one term across many segments and fields encodes it once. */
+/**
+ * The last term encoded (UTF-8 in lastBytes[0, lastLength)): a lookup of one term across many
+ * segments and fields encodes it once. ASCII terms are copied without an encoder call.
+ */
 let lastTerm = '';
-let lastBytes: Uint8Array = new Uint8Array(0);
+let lastBytes: Uint8Array = new Uint8Array(64);
+let lastLength = 0;
 
-function encodedTerm(term: string): Uint8Array {
-  if (term !== lastTerm) {
-    lastBytes = encodeUtf8(term);
-    lastTerm = term;
+function encodeTerm(term: string): void {
+  if (term === lastTerm) return;
+  const n = term.length;
+  let ascii = n <= lastBytes.length;
+  for (let i = 0; i < n && ascii; i++) {
+    const c = term.charCodeAt(i);
+    if (c >= 0x80) ascii = false;
+    else lastBytes[i] = c;
   }
-  return lastBytes;
+  if (ascii) lastLength = n;
+  else {
+    const bytes = encodeUtf8(term);
+    if (bytes.length > lastBytes.length) lastBytes = new Uint8Array(2 * bytes.length);
+    lastBytes.set(bytes);
+    lastLength = bytes.length;
+  }
+  lastTerm = term;
 }
 
-/** Multi-byte varint at `pos`: [value, position after it]. */
-function varintAt(buf: Uint8Array, pos: number): [number, number] {
-  const r = new ByteReader(buf, pos);
-  const v = r.varint();
-  return [v, r.pos];
+/** Position after the varint last read by varintAt (single-threaded, read right after the call). */
+let varintEnd = 0;
+
+/** The (multi-byte) varint at `pos` (ByteReader.varint's value); its end goes to varintEnd. No allocation. */
+function varintAt(buf: Uint8Array, pos: number): number {
+  let b = buf[pos++];
+  let v = b & 0x7f;
+  let mul = 128;
+  while (b >= 0x80) {
+    b = buf[pos++];
+    v += (b & 0x7f) * mul;
+    mul *= 128;
+  }
+  varintEnd = pos;
+  return v;
+}
+
+/**
+ * The first three UTF-16 code units of `s` as one number (0 past its end): keys compare as
+ * the strings do wherever the keys differ; equal keys say nothing.
+ */
+function leadKey(s: string): number {
+  const n = s.length;
+  return (n > 0 ? s.charCodeAt(0) : 0) * 4294967296 + (n > 1 ? s.charCodeAt(1) : 0) * 65536 + (n > 2 ? s.charCodeAt(2) : 0);
 }
 
 export class TermsReader {
   private readonly firstTerms: (string | undefined)[];
+  /** leadKey of each block's first term, NaN until computed. */
+  private firstKeys: Float64Array | undefined;
 
   constructor(
     private readonly data: Uint8Array,
@@ -46,17 +82,25 @@ export class TermsReader {
   }
 
   /**
-   * Recent lookups (hits and misses), oldest first: a term is often looked up twice in a
-   * row (its df for statistics, then its postings) and common terms in every search.
+   * Recent lookups (hits and misses) in two generations: a term is often looked up twice in a
+   * row (its df for statistics, then its postings) and common terms in every search. When the
+   * current generation is full it becomes the older one (the older is dropped); a term found
+   * only in the older generation moves to the current one. (Evicting the oldest entry of one
+   * Map instead would scan the deleted entries at its front on every eviction.)
    */
-  private readonly recent = new Map<string, TermMeta | null>();
+  private recent = new Map<string, TermMeta | null>();
+  private older = new Map<string, TermMeta | null>();
 
   /** Metadata of `term`, or null when absent. The returned object is shared: do not modify it. */
   lookup(term: string): TermMeta | null {
     const r = this.recent.get(term);
     if (r !== undefined) return r;
-    const m = this.find(term);
-    if (this.recent.size >= RECENT_LOOKUPS) this.recent.delete(this.recent.keys().next().value!);
+    let m = this.older.get(term);
+    if (m === undefined) m = this.find(term);
+    if (this.recent.size >= RECENT_LOOKUPS) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
     this.recent.set(term, m);
     return m;
   }
@@ -64,18 +108,22 @@ export class TermsReader {
   private find(term: string): TermMeta | null {
     const nb = this.blockIndex.length;
     if (nb === 0) return null;
-    // last block whose first term <= term
+    // last block whose first term <= term: compared by their first code units where they differ
+    const tk = leadKey(term);
+    const keys = (this.firstKeys ??= new Float64Array(nb).fill(NaN));
     let lo = 0;
     let hi = nb - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (this.firstTerm(mid) <= term) lo = mid;
+      let k = keys[mid];
+      if (k !== k) k = keys[mid] = leadKey(this.firstTerm(mid));
+      if (k < tk || (k === tk && this.firstTerm(mid) <= term)) lo = mid;
       else hi = mid - 1;
     }
     const first = this.firstTerm(lo);
     if (first > term) return null;
-    if (first === term) return this.findInBlock(lo, encodedTerm(term), term, 1);
-    return this.findInBlock(lo, encodedTerm(term), term, TERMS_PER_BLOCK);
+    encodeTerm(term);
+    return this.findInBlock(lo, lastBytes, lastLength, term, first === term ? 1 : TERMS_PER_BLOCK);
   }
 
   /**
@@ -84,11 +132,10 @@ export class TermsReader {
    * the bytes (UTF-8 byte order agrees with UTF-16 order unless the first
    * differing bytes are both >= 0xEE; then the entry is decoded and compared).
    */
-  private findInBlock(b: number, target: Uint8Array, term: string, limit: number): TermMeta | null {
+  private findInBlock(b: number, target: Uint8Array, tlen: number, term: string, limit: number): TermMeta | null {
     const data = this.data;
     let pos = this.blockIndex[b];
     const n = Math.min(TERMS_PER_BLOCK, limit, this.count - b * TERMS_PER_BLOCK);
-    const tlen = target.length;
     let scratch = sharedScratch;
     let docStart = 0;
     let posStart = 0;
@@ -96,9 +143,15 @@ export class TermsReader {
       let v: number;
       // varints inlined (ByteReader.varint): prefix, suffix, docFreq, ttf delta, doc delta, pos delta
       let prefix = data[pos++];
-      if (prefix >= 0x80) [prefix, pos] = varintAt(data, pos - 1);
+      if (prefix >= 0x80) {
+        prefix = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       let suffix = data[pos++];
-      if (suffix >= 0x80) [suffix, pos] = varintAt(data, pos - 1);
+      if (suffix >= 0x80) {
+        suffix = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       const len = prefix + suffix;
       if (len > scratch.length) {
         const next = new Uint8Array(len * 2);
@@ -108,14 +161,26 @@ export class TermsReader {
       for (let k = 0; k < suffix; k++) scratch[prefix + k] = data[pos + k];
       pos += suffix;
       let docFreq = data[pos++];
-      if (docFreq >= 0x80) [docFreq, pos] = varintAt(data, pos - 1);
+      if (docFreq >= 0x80) {
+        docFreq = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       let ttfDelta = data[pos++];
-      if (ttfDelta >= 0x80) [ttfDelta, pos] = varintAt(data, pos - 1);
+      if (ttfDelta >= 0x80) {
+        ttfDelta = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       v = data[pos++];
-      if (v >= 0x80) [v, pos] = varintAt(data, pos - 1);
+      if (v >= 0x80) {
+        v = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       docStart = i === 0 ? v : docStart + v;
       v = data[pos++];
-      if (v >= 0x80) [v, pos] = varintAt(data, pos - 1);
+      if (v >= 0x80) {
+        v = varintAt(data, pos - 1);
+        pos = varintEnd;
+      }
       posStart = i === 0 ? v : posStart + v;
       const m = len < tlen ? len : tlen;
       let k = 0;

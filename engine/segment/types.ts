@@ -35,6 +35,13 @@ export interface PostingsIterator {
   advanceShallow(target: number): number;
   /** Impacts of the block the shallow cursor is on. */
   blockImpacts(): Impact[];
+  /**
+   * Optional bulk form of nextDoc() and freq(): every doc after the current one (only
+   * those set in the filter bitset `bits`, when given) and its freq, written to
+   * outDocs/outFreqs from index `at`; returns the index after the last written, ends on
+   * NO_MORE_DOCS. The outputs must hold cost() entries from `at`.
+   */
+  drain?(bits: Uint32Array | null, outDocs: Int32Array, outFreqs: Int32Array, at: number): number;
 }
 
 export interface TermStats {

@@ -60,9 +60,13 @@ export function selectTerms(
   const cands = [...tf].filter(([, f]) => f >= o.minTermFreq).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
   const top: { term: string; score: number }[] = [];
   const better = (a: { term: string; score: number }, b: { term: string; score: number }) => a.score > b.score || (a.score === b.score && a.term < b.term);
+  // The best idf a term of the doc can have (df >= 1: the doc itself has it), as computed below.
+  const maxIdf = Math.log(1 + (n - 1 + 0.5) / (1 + 0.5));
   for (const [term, f] of cands) {
     let cap = maxDf;
     if (top.length === k) {
+      // no later term (tf <= f) can beat the k-th best: f × maxIdf bounds its score
+      if (f * maxIdf < top[k - 1].score) break;
       // tf × idf(df) >= kth  <=>  df <= (n + 0.5 - 0.5 E) / (1 + E) with E = e^(kth / tf) - 1 (one df of margin)
       const e = Math.exp(top[k - 1].score / f) - 1;
       const bound = Math.floor((n + 0.5 - 0.5 * e) / (1 + e)) + 1;

@@ -16,6 +16,13 @@
  * Contract: `inflateBlock(src)` returns the inflated bytes, valid only until the
  * next call (the shared buffer is reused); copy or decode them first. Throws what
  * `inflateRawSync` throws on bad input.
+ *
+ * `inflatePrefix(src, want)` inflates only the first bytes of a stream (a reader
+ * that needs one document of a block stops after it): a PrefixInflation whose
+ * `more(want)` continues up to `want` bytes, `end()` releases the context. Null
+ * (and false from `more`) whenever the reused context cannot do it (no context, a
+ * zlib error, more than the shared buffer holds): the caller then uses inflateBlock,
+ * which reports any error. One at a time; its bytes are valid until the next call.
  */
 import * as zlib from 'node:zlib';
 
@@ -72,4 +79,61 @@ export function inflateBlock(src: Uint8Array): Uint8Array {
     return bytes;
   }
   return out.subarray(0, out.length - availOut);
+}
+
+/** A stream being inflated a prefix at a time (see inflatePrefix). */
+export interface PrefixInflation {
+  /** Inflated bytes so far (a view of the shared buffer). */
+  bytes: Uint8Array;
+  /** The stream ended (or its input ran out): `bytes` is all there is. */
+  ended: boolean;
+  /** Inflates on up to `want` bytes in all; false when that cannot be done here. */
+  more(want: number): boolean;
+  /** Releases the context (always call it, also after false). */
+  end(): void;
+}
+
+class Prefix implements PrefixInflation {
+  bytes = out.subarray(0, 0);
+  ended = false;
+  private inPos = 0;
+  private outPos = 0;
+  private live = true;
+
+  constructor(private readonly c: Context, private readonly src: Uint8Array) {}
+
+  more(want: number): boolean {
+    if (!this.live || want > out.length) return false;
+    if (this.ended || want <= this.outPos) return true;
+    const room = want - this.outPos;
+    this.c.handle.writeSync(zlib.constants.Z_SYNC_FLUSH, this.src, this.inPos, this.src.length - this.inPos, out, this.outPos, room);
+    if (this.c.stream.destroyed) {
+      context = undefined;
+      this.live = false;
+      return false;
+    }
+    const availOut = this.c.state[0];
+    this.inPos = this.src.length - this.c.state[1];
+    this.outPos += room - availOut;
+    if (availOut > 0) this.ended = true;
+    this.bytes = out.subarray(0, this.outPos);
+    return true;
+  }
+
+  end(): void {
+    if (this.live && context === this.c) this.c.handle.reset();
+    this.live = false;
+  }
+}
+
+/** The first `want` (or all, when fewer) inflated bytes of `src`, continued on demand; null when not possible here. */
+export function inflatePrefix(src: Uint8Array, want: number): PrefixInflation | null {
+  if (context === undefined) context = openContext();
+  if (context === null) return null;
+  const p = new Prefix(context, src);
+  if (!p.more(want)) {
+    p.end();
+    return null;
+  }
+  return p;
 }

@@ -150,15 +150,22 @@ export class RelatedCache {
    */
   relatedDoc(id: string, make: () => RelatedDoc): RelatedDoc {
     let d = this.docs.get(id);
-    if (d === undefined) {
-      d = make();
-      if (this.docs.size >= this.maxEntries) {
-        const oldest = this.docs.keys().next().value;
-        if (oldest !== undefined) this.docs.delete(oldest);
-      }
-      this.docs.set(id, d);
-    }
+    if (d === undefined) this.keepDoc(id, (d = make()));
     return d;
+  }
+
+  /** The kept entry of `id` (see relatedDoc), if any. */
+  cachedDoc(id: string): RelatedDoc | undefined {
+    return this.docs.get(id);
+  }
+
+  /** Keeps the entry of `id` (see relatedDoc). */
+  keepDoc(id: string, d: RelatedDoc): void {
+    if (this.docs.size >= this.maxEntries) {
+      const oldest = this.docs.keys().next().value;
+      if (oldest !== undefined) this.docs.delete(oldest);
+    }
+    this.docs.set(id, d);
   }
 
   get size(): number {

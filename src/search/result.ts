@@ -85,10 +85,12 @@ function related(key: string, stored: Record<string, unknown>): RelatedDoc {
  * segment's display store where it has one (no stored block decompressed).
  */
 function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
-  const read = () => related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS));
   const store = ctx.cache?.store;
-  if (!store || !h.ref) return read();
-  return store.relatedDoc(`${h.ref.segmentId}\u0000${h.ref.doc}`, read);
+  if (!store || !h.ref) return related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS));
+  const id = `${h.ref.segmentId}\u0000${h.ref.doc}`;
+  let d = store.cachedDoc(id);
+  if (d === undefined) store.keepDoc(id, (d = related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS))));
+  return d;
 }
 
 /** Compound sub values, '' for subs the datasource no longer declares. */

@@ -1,0 +1,261 @@
+/**
+ * Term-at-a-time exhaustive top-k for queries of a few short postings lists
+ * (more-like-this queries of rare terms): each scoring clause in turn adds
+ * the scores of all its docs (under the filter bitset, when there is one) into
+ * a small open-addressing table, then every accepted doc of the table is
+ * offered to the top k. No per-doc merge across the clauses.
+ *
+ * Same hits, scores and count as `scoreExhaustive` (top-k.ts): a doc's total
+ * starts at 0 and receives its clauses' scores in canonical clause order, as
+ * scoreExhaustive sums them, so totals are bit-identical; TopDocs keeps the
+ * best k by (score, doc) whatever the order of the offers.
+ *
+ * Applies when the segment has no required or excluded clauses, every scoring
+ * clause has `scoreRest` (scorers.ts) and the clauses hold at most
+ * MAX_SPARSE_POSTINGS postings in all; `scoreSparse` returns false otherwise.
+ * `addCombinedScores` is CombinedScorer's scoreRest: the term's postings per field
+ * drained in bulk (PostingsIterator.drain), merged by doc, the docs' lengths gathered
+ * apart from the scoring loop (independent loads of a large array overlap).
+ */
+import { NO_MORE_DOCS } from '../segment/types.ts';
+import type { PostingsIterator } from '../segment/types.ts';
+import { bm25Score } from '../scoring/bm25.ts';
+import type { TermWeight } from '../scoring/bm25.ts';
+import { advanceIterator, bitSet } from './scorers.ts';
+import type { Scorer } from './scorers.ts';
+import type { CollectState, SegmentTask } from './segment-task.ts';
+import type { TopDocs } from './top-docs.ts';
+
+/** Largest total postings count scored through the table (it is sized to twice that). */
+export const MAX_SPARSE_POSTINGS = 1 << 16;
+
+/** Scores per doc id: open addressing, linear probing; `used` lists the occupied slots in insertion order. */
+export class ScoreTable {
+  private keys = new Int32Array(0).fill(-1);
+  private vals = new Float64Array(0);
+  private used = new Int32Array(0);
+  private mask = 0;
+  /** Occupied slots. */
+  size = 0;
+
+  /** Empties the table and makes room for `n` distinct docs. */
+  reset(n: number): void {
+    let cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    if (cap > this.keys.length) {
+      this.keys = new Int32Array(cap).fill(-1);
+      this.vals = new Float64Array(cap);
+      this.used = new Int32Array(cap);
+    } else {
+      for (let i = 0; i < this.size; i++) this.keys[this.used[i]] = -1;
+    }
+    this.mask = this.keys.length - 1;
+    this.size = 0;
+  }
+
+  /** Adds `score` to the total of `doc` (a new doc starts from 0). */
+  add(doc: number, score: number): void {
+    const keys = this.keys;
+    const mask = this.mask;
+    let i = Math.imul(doc, 0x9e3779b1) & mask;
+    for (;;) {
+      const k = keys[i];
+      if (k === doc) {
+        this.vals[i] += score;
+        return;
+      }
+      if (k === -1) {
+        keys[i] = doc;
+        this.vals[i] = 0 + score;
+        this.used[this.size++] = i;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  private docs = new Int32Array(0);
+  private freqs = new Int32Array(0);
+  private marks = new Int32Array(0);
+
+  /**
+   * Scratch of a scorer's scoreRest (valid until the next call): `docs` and `freqs` of at least
+   * `n` entries, `marks` of at least 2 × `cursors`.
+   */
+  scratch(n: number, cursors: number): { docs: Int32Array; freqs: Int32Array; marks: Int32Array } {
+    if (this.docs.length < n) {
+      this.docs = new Int32Array(Math.max(n, 2 * this.docs.length));
+      this.freqs = new Int32Array(this.docs.length);
+    }
+    if (this.marks.length < 2 * cursors) this.marks = new Int32Array(2 * cursors);
+    return { docs: this.docs, freqs: this.freqs, marks: this.marks };
+  }
+
+  private mdocs = new Int32Array(0);
+  private mfreqs = new Float64Array(0);
+  private dls = new Float64Array(0);
+
+  /** Scratch of a scoreRest's merged docs, their freqs and lengths: at least `n` each (valid until the next call). */
+  merged(n: number): { docs: Int32Array; freqs: Float64Array; lengths: Float64Array } {
+    if (this.mdocs.length < n) {
+      const cap = Math.max(n, 2 * this.mdocs.length);
+      this.mdocs = new Int32Array(cap);
+      this.mfreqs = new Float64Array(cap);
+      this.dls = new Float64Array(cap);
+    }
+    return { docs: this.mdocs, freqs: this.mfreqs, lengths: this.dls };
+  }
+
+  /** Doc of the i-th occupied slot (insertion order). */
+  docAt(i: number): number {
+    return this.keys[this.used[i]];
+  }
+
+  /** Total of the i-th occupied slot. */
+  scoreAt(i: number): number {
+    return this.vals[this.used[i]];
+  }
+}
+
+/** One table per thread: collection never nests or yields. */
+const table = new ScoreTable();
+
+/** Scores the segment term-at-a-time when it applies (see the module header); false when it does not. */
+export function scoreSparse(t: SegmentTask, top: TopDocs, st: CollectState): boolean {
+  if (t.required.length > 0 || t.excluded.length > 0) return false;
+  const clauses: Scorer[] = t.scoring;
+  let cost = 0;
+  for (let j = 0; j < clauses.length; j++) {
+    if (clauses[j].scoreRest === undefined) return false;
+    cost += clauses[j].cost;
+  }
+  if (cost > MAX_SPARSE_POSTINGS) return false;
+  const bits = t.bits ?? null;
+  table.reset(cost);
+  for (let j = 0; j < clauses.length; j++) clauses[j].scoreRest!(bits, table);
+  const accept = t.accept;
+  for (let i = 0; i < table.size; i++) {
+    const doc = table.docAt(i);
+    if (!accept(doc)) continue;
+    st.count++;
+    top.offer(table.scoreAt(i), t.docBase + doc);
+  }
+  table.reset(0);
+  return true;
+}
+
+/** One term's postings in one field with the field's boost (a CombinedScorer cursor). */
+export interface FieldPostings {
+  readonly it: PostingsIterator;
+  readonly boost: number;
+}
+
+/**
+ * CombinedScorer.scoreRest: the BM25F score of every doc after `cur` (only those set in
+ * `bits`, when given) of one term over its fields, added to `table`, exactly as score()
+ * computes it: freq = Σ boost · tf over the cursors in order from 0, the doc's length
+ * from `lengths` (or `length` without them). Leaves every iterator exhausted.
+ */
+export function addCombinedScores(
+  table: ScoreTable,
+  cursors: readonly FieldPostings[],
+  cur: number,
+  bits: Uint32Array | null,
+  w: TermWeight,
+  lengths: Float64Array | null,
+  length: (doc: number) => number,
+): void {
+  const n = cursors.length;
+  let cap = 0;
+  for (let i = 0; i < n; i++) {
+    if (cursors[i].it.drain === undefined) {
+      addCombinedScoresByDoc(table, cursors, cur, bits, w, length);
+      return;
+    }
+    cap += cursors[i].it.cost();
+  }
+  // each cursor's remaining (doc, freq) pairs (marks: start of cursor i's run at i, its end at n + i)
+  const { docs, freqs, marks } = table.scratch(cap, n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const it = cursors[i].it;
+    const d = it.docID();
+    marks[i] = at;
+    // a cursor ahead of the current doc is on a doc not consumed yet; drain() starts after it
+    if (d > cur && d !== NO_MORE_DOCS && (bits === null || bitSet(bits, d))) {
+      docs[at] = d;
+      freqs[at++] = it.freq();
+    }
+    at = it.drain!(bits, docs, freqs, at);
+    marks[n + i] = at;
+  }
+  // merged by doc
+  const { docs: mdocs, freqs: mfreqs, lengths: dls } = table.merged(at);
+  let m = 0;
+  if (n === 1) {
+    const boost = cursors[0].boost;
+    for (let j = 0; j < at; j++) {
+      mdocs[j] = docs[j];
+      mfreqs[j] = 0 + boost * freqs[j];
+    }
+    m = at;
+  } else {
+    for (;;) {
+      let doc = NO_MORE_DOCS;
+      for (let i = 0; i < n; i++) if (marks[i] < marks[n + i] && docs[marks[i]] < doc) doc = docs[marks[i]];
+      if (doc === NO_MORE_DOCS) break;
+      let freq = 0;
+      for (let i = 0; i < n; i++) {
+        const p = marks[i];
+        if (p < marks[n + i] && docs[p] === doc) {
+          freq += cursors[i].boost * freqs[p];
+          marks[i] = p + 1;
+        }
+      }
+      mdocs[m] = doc;
+      mfreqs[m++] = freq;
+    }
+  }
+  // lengths gathered in a loop of their own: independent loads of a large array overlap
+  if (lengths !== null) for (let j = 0; j < m; j++) dls[j] = lengths[mdocs[j]];
+  else for (let j = 0; j < m; j++) dls[j] = length(mdocs[j]);
+  for (let j = 0; j < m; j++) table.add(mdocs[j], bm25Score(w, mfreqs[j], dls[j]));
+}
+
+/** addCombinedScores through the iterators' nextDoc()/advanceMatching() (iterators without drain). */
+function addCombinedScoresByDoc(
+  table: ScoreTable,
+  cursors: readonly FieldPostings[],
+  cur: number,
+  bits: Uint32Array | null,
+  w: TermWeight,
+  length: (doc: number) => number,
+): void {
+  const n = cursors.length;
+  for (let i = 0; i < n; i++) {
+    const it = cursors[i].it;
+    const d = it.docID();
+    if (d <= cur || (bits !== null && d !== NO_MORE_DOCS && !bitSet(bits, d))) {
+      if (bits !== null) advanceIterator(it, cur + 1, bits);
+      else it.nextDoc();
+    }
+  }
+  for (;;) {
+    let doc = NO_MORE_DOCS;
+    for (let i = 0; i < n; i++) {
+      const d = cursors[i].it.docID();
+      if (d < doc) doc = d;
+    }
+    if (doc === NO_MORE_DOCS) break;
+    let freq = 0;
+    for (let i = 0; i < n; i++) {
+      const c = cursors[i];
+      const it = c.it;
+      if (it.docID() !== doc) continue;
+      freq += c.boost * it.freq();
+      if (bits !== null) advanceIterator(it, doc + 1, bits);
+      else it.nextDoc();
+    }
+    table.add(doc, bm25Score(w, freq, length(doc)));
+  }
+}
