@@ -13,6 +13,7 @@ import type { SegmentView } from './segment/segment-reader.ts';
 import { Searcher, type SearcherOptions } from './searcher.ts';
 import { FilterCache } from './query/filter.ts';
 import { EngineError } from './errors.ts';
+import { droppedShared } from './segment/shared-bytes.ts';
 import { segmentFileName } from './segment/segment-writer.ts';
 import { shareViews, type SharedSnapshot } from './shared-snapshot.ts';
 
@@ -37,7 +38,7 @@ export class Snapshot {
   release(): void {
     if (this.refs <= 0) return;
     if (--this.refs === 0) {
-      for (const v of this.views) v.core.refCount--;
+      for (const v of this.views) if (--v.core.refCount === 0) droppedShared(v.core.sizeBytes);
       this.onFree(this);
     }
   }

@@ -18,7 +18,7 @@ import type { CommitInfo } from './document.ts';
 import { EngineError } from './errors.ts';
 import { FilterCache } from './query/filter.ts';
 import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
-import { toShared } from './segment/shared-bytes.ts';
+import { droppedShared, toShared } from './segment/shared-bytes.ts';
 import { Searcher, type SearcherOptions } from './searcher.ts';
 
 export interface SharedSegment {
@@ -77,6 +77,7 @@ export class SnapshotReader {
       cores.set(s.fileName, core);
       return new SegmentView(core, s.deletions, s.delCount);
     });
+    for (const [name, core] of this.cores) if (!cores.has(name)) droppedShared(core.sizeBytes);
     this.cores = cores;
     this.views = views;
     this.info = snapshot.info;
