@@ -33,6 +33,7 @@ export type { Language } from './analysis/types.ts';
 export { ANALYSIS_VERSION } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
 export { hammingDistance, simhash } from './similarity/simhash.ts';
+export { startModuleWorker } from './worker-start.ts';
 
 export interface OpenIndexOptions {
   directory: Directory;

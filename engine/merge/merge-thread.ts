@@ -12,8 +12,8 @@
  *   without one (its heap held copies of the sources; the next merge starts a new worker).
  * - `close()` terminates the worker; a pending merge rejects with CLOSED.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../worker-start.ts';
 import { EngineError } from '../errors.ts';
 import type { MergeOptions, MergeSource } from './merger.ts';
 
@@ -94,7 +94,7 @@ export class MergeThread {
     if (this.worker || this.broken || this.closed) return this.worker;
     let w: Worker;
     try {
-      w = startWorker();
+      w = startModuleWorker(new URL('./merge-worker.ts', import.meta.url), SEA_MERGE_WORKER_ASSET);
     } catch {
       this.broken = true;
       return null;
@@ -145,39 +145,4 @@ export class MergeThread {
     for (const job of this.jobs.values()) job.reject(err);
     this.jobs.clear();
   }
-}
-
-let seaSource: string | null | undefined;
-
-/** The bundled worker source when running as a single executable, else null. */
-function seaWorkerSource(): string | null {
-  if (seaSource !== undefined) return seaSource;
-  try {
-    const sea = createRequire(import.meta.url)('node:sea') as typeof import('node:sea');
-    seaSource = sea.isSea() ? sea.getAsset(SEA_MERGE_WORKER_ASSET, 'utf8') : null;
-  } catch {
-    seaSource = null;
-  }
-  return seaSource;
-}
-
-/**
- * Starts merge-worker.ts: from the single executable's bundled asset; under tsx (the engine's
- * runner), from a bootstrap that registers tsx inside the worker first (inherited --import
- * flags do not give a worker's .ts entry a loader on Node 20); otherwise directly (a runtime
- * that loads .ts by itself).
- */
-function startWorker(): Worker {
-  const bundled = seaWorkerSource();
-  if (bundled !== null) return new Worker(bundled, { eval: true, execArgv: [] });
-  const entry = new URL('./merge-worker.ts', import.meta.url);
-  let api: string | null = null;
-  try {
-    api = import.meta.resolve('tsx/esm/api');
-  } catch {
-    api = null;
-  }
-  if (api === null) return new Worker(entry);
-  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
-  return new Worker(new URL('data:text/javascript,' + encodeURIComponent(code)), { execArgv: [] });
 }

@@ -82,30 +82,8 @@ function computeKey(f: Filter): string {
   if ('and' in f) return `and(${f.and.map(filterKey).sort().join(',')})`;
   if ('or' in f) return `or(${f.or.map(filterKey).sort().join(',')})`;
   if ('not' in f) return `not(${filterKey(f.not)})`;
-  if ('keyword' in f) return keywordKey(f.keyword, f.anyOf);
+  if ('keyword' in f) return `kw(${JSON.stringify(f.keyword)}:${JSON.stringify([...new Set(f.anyOf)].sort())})`;
   return `num(${JSON.stringify(f.numeric)}:${f.gte ?? ''}:${f.lte ?? ''})`;
-}
-
-/**
- * Keys of the last few keyword leaves by (field, values in the given order): each request
- * brings a new filter object with the same values (a viewer's access tokens), whose key
- * would otherwise be sorted and serialised again.
- */
-const recentKeywordKeys: { field: string; values: string[]; key: string }[] = [];
-const RECENT_KEYWORD_KEYS = 8;
-
-function keywordKey(field: string, values: readonly string[]): string {
-  for (let i = 0; i < recentKeywordKeys.length; i++) {
-    const e = recentKeywordKeys[i];
-    if (e.field !== field || e.values.length !== values.length) continue;
-    let same = true;
-    for (let j = 0; j < values.length && same; j++) same = e.values[j] === values[j];
-    if (same) return e.key;
-  }
-  const key = `kw(${JSON.stringify(field)}:${JSON.stringify([...new Set(values)].sort())})`;
-  recentKeywordKeys.unshift({ field, values: [...values], key });
-  if (recentKeywordKeys.length > RECENT_KEYWORD_KEYS) recentKeywordKeys.pop();
-  return key;
 }
 
 /** Distinct filter keys whose use counts are kept before the counts start over. */

@@ -16,9 +16,8 @@
  * Inside the single executable (src/build/binary.ts) the worker is the bundled
  * script carried as the SEA asset `SEA_SEARCH_WORKER_ASSET`.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import type { Index } from '../../engine/index.ts';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker, type Index } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
@@ -119,7 +118,8 @@ export class SearchPool implements PlanRunner {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: startWorker(), generation: -1, jobs: new Map(), viewers: new Set() };
+    const worker = startModuleWorker(new URL('./search-worker.ts', import.meta.url), SEA_SEARCH_WORKER_ASSET);
+    const slot: Slot = { worker, generation: -1, jobs: new Map(), viewers: new Set() };
     slot.worker.unref();
     slot.worker.on('message', (m: WorkerOut) => {
       const job = slot.jobs.get(m.id);
@@ -148,38 +148,4 @@ export class SearchPool implements PlanRunner {
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
   }
-}
-
-let seaSource: string | null | undefined;
-
-/** The bundled worker source when running as a single executable, else null. */
-function seaWorkerSource(): string | null {
-  if (seaSource !== undefined) return seaSource;
-  try {
-    const sea = createRequire(import.meta.url)('node:sea') as typeof import('node:sea');
-    seaSource = sea.isSea() ? sea.getAsset(SEA_SEARCH_WORKER_ASSET, 'utf8') : null;
-  } catch {
-    seaSource = null;
-  }
-  return seaSource;
-}
-
-/**
- * Starts search-worker.ts: from the single executable's bundled asset; under tsx, from a
- * bootstrap that registers tsx inside the worker first (inherited --import flags do not give
- * a worker's .ts entry a loader on Node 20); otherwise directly.
- */
-function startWorker(): Worker {
-  const bundled = seaWorkerSource();
-  if (bundled !== null) return new Worker(bundled, { eval: true, execArgv: [] });
-  const entry = new URL('./search-worker.ts', import.meta.url);
-  let api: string | null = null;
-  try {
-    api = import.meta.resolve('tsx/esm/api');
-  } catch {
-    api = null;
-  }
-  if (api === null) return new Worker(entry);
-  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
-  return new Worker(new URL('data:text/javascript,' + encodeURIComponent(code)), { execArgv: [] });
 }
