@@ -41,7 +41,8 @@ export interface LiveSegment {
 interface Pending {
   id: string;
   buffer: SegmentBuffer;
-  flushed: Promise<FlushedSegment>;
+  /** The segment's file image. */
+  flushed: Promise<Uint8Array>;
   written: Promise<LiveSegment> | null;
   failed: boolean;
 }
@@ -162,7 +163,7 @@ export class IndexWriter {
       stored: doc.stored ?? {},
     });
     this.changed = true;
-    if (this.buffer.bytesUsed >= this.ramBufferBytes || this.buffer.tokenCount >= this.maxBufferedTokens) this.seal();
+    if (this.buffer.bytesUsed >= this.ramBufferBytes || this.buffer.tokenCount >= this.maxBufferedTokens) this.seal(true);
   }
 
   delete(key: string): void {
@@ -231,15 +232,25 @@ export class IndexWriter {
     return `s${n.toString(36).padStart(6, '0')}`;
   }
 
-  /** Starts flushing the RAM buffer into a new segment. */
-  private seal(): void {
+  /**
+   * Starts flushing the RAM buffer into a new segment. `now` (a full buffer during adds): the
+   * segment image is completed before this returns (SegmentBuffer.flush), so a caller adding in
+   * a synchronous loop does not pile up the sections of every buffer it fills until the loop ends.
+   */
+  private seal(now = false): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
     this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields, firstSeq: buffer.firstSeq + buffer.numDocs });
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();
-    const flushed = buffer.flush(id);
+    let flushed: Promise<Uint8Array>;
+    try {
+      const seg = buffer.flush(id, now);
+      flushed = seg instanceof Promise ? seg.then(imageOf) : Promise.resolve(imageOf(seg));
+    } catch (err) {
+      flushed = Promise.reject(err);
+    }
     flushed.catch(() => undefined);
     const pending: Pending = { id, buffer, flushed, written: null, failed: false };
     this.pendings.push(pending);
@@ -256,9 +267,8 @@ export class IndexWriter {
   }
 
   private async writePending(p: Pending, started: number): Promise<LiveSegment> {
-    const seg = await p.flushed;
+    const bytes = await p.flushed;
     const name = segmentFileName(p.id);
-    const bytes = concatChunks(seg.chunks, seg.size);
     try {
       await this.dir.writeFile(name, [bytes]);
     } catch (err) {
@@ -281,7 +291,7 @@ export class IndexWriter {
     dropKeys(this.keyDocs, p.buffer);
     this.segments.push(live);
     this.writingIds.delete(p.id);
-    this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: seg.size, ms: Date.now() - started });
+    this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started });
     this.onSegmentsChanged?.();
     return live;
   }
@@ -435,6 +445,13 @@ export class IndexWriter {
   private checkOpen(): void {
     if (this.closed) throw new EngineError('CLOSED', 'index writer is closed');
   }
+}
+
+/** The file image of a flushed segment. */
+function imageOf(seg: FlushedSegment): Uint8Array {
+  const bytes = concatChunks(seg.chunks, seg.size);
+  seg.recycle();
+  return bytes;
 }
 
 /** Removes the key map entries of `buffer`'s live docs (its segment now holds them). */

@@ -3,15 +3,25 @@
  * the primitive under every segment codec. Varints cover 0..2^53-1.
  */
 
+import { giveScratch, takeScratch } from './scratch.ts';
+
 const utf8Encoder = new TextEncoder();
+const NO_BYTES = new Uint8Array(0);
 const utf8Decoder = new TextDecoder('utf-8', { fatal: false });
 
 export class ByteWriter {
   buf: Uint8Array;
   length = 0;
 
-  constructor(initial = 1024) {
-    this.buf = new Uint8Array(Math.max(16, initial));
+  /**
+   * `pooled`: the buffer comes from the flush scratch pool (scratch.ts), also when it grows,
+   * and recycle() gives it back (a buffer outgrown is left to the GC: callers size by hints).
+   */
+  constructor(
+    initial = 1024,
+    private readonly pooled = false,
+  ) {
+    this.buf = pooled ? takeScratch(initial) : new Uint8Array(Math.max(16, initial));
   }
 
   ensure(extra: number): void {
@@ -19,9 +29,20 @@ export class ByteWriter {
     if (need <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < need) cap *= 2;
-    const next = new Uint8Array(cap);
+    const next = this.pooled ? takeScratch(cap) : new Uint8Array(cap);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
+  }
+
+  /**
+   * Gives a pooled writer's buffer back to the scratch pool and empties the writer. Neither the
+   * writer's old bytes nor any view of them may be used afterwards.
+   */
+  recycle(): void {
+    if (!this.pooled) return;
+    giveScratch(this.buf);
+    this.buf = NO_BYTES;
+    this.length = 0;
   }
 
   byte(v: number): void {

@@ -38,10 +38,19 @@ export class PostingsWriter {
   private n = 0;
   private lastDoc = -1;
 
-  /** Size hints (bytes) avoid regrowing the streams; they are only hints. */
+  /**
+   * Size hints (bytes) avoid regrowing the streams; they are only hints. The streams are flush
+   * scratch (scratch.ts): recycle() once their bytes are copied out.
+   */
   constructor(docBytesHint = 1 << 16, posBytesHint = 1 << 16) {
-    this.docOut = new ByteWriter(docBytesHint);
-    this.posOut = new ByteWriter(posBytesHint);
+    this.docOut = new ByteWriter(docBytesHint, true);
+    this.posOut = new ByteWriter(posBytesHint, true);
+  }
+
+  /** Gives the streams back to the scratch pool (their views must not be used afterwards). */
+  recycle(): void {
+    this.docOut.recycle();
+    this.posOut.recycle();
   }
 
   private prevBlockLast = -1;

@@ -20,7 +20,8 @@ import { KeywordColumnWriter } from './columns-writer.ts';
 import { intToByte4, NORM_TABLE } from './norms.ts';
 import { TermsWriter } from './terms-writer.ts';
 import type { PostingsWriter } from './postings-writer.ts';
-import { SegmentWriter, type SegmentMeta } from './segment-writer.ts';
+import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
+import { releaseScratch } from './scratch.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter } from '../store/stored-writer.ts';
 import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
@@ -63,11 +64,7 @@ export interface AnalyzedDoc {
 /** The indexing path's form of an AnalyzedDoc: terms as analyzer term streams (analyzeTerms). */
 export type StreamedDoc = Omit<AnalyzedDoc, 'tokens'> & { terms: Record<string, TermStream> };
 
-export interface FlushedSegment {
-  chunks: Uint8Array[];
-  size: number;
-  meta: SegmentMeta;
-}
+export type FlushedSegment = SegmentChunks;
 
 export class SegmentBuffer {
   readonly keys: string[] = [];
@@ -274,7 +271,7 @@ export class SegmentBuffer {
     f.tids.push(tid);
     if (f.termIds !== null) f.termIds.set(term, tid);
     const state = this.termState;
-    if (state.data.length < state.length + TERM_STATE) state.grow(state.length + TERM_STATE);
+    if (state.data.length < state.length + TERM_STATE) growTermState(state);
     const st = state.data;
     const s = state.length;
     state.length = s + TERM_STATE;
@@ -300,13 +297,18 @@ export class SegmentBuffer {
   }
 
   /**
-   * Encodes the buffer as segment `id`. The CPU-heavy part runs synchronously; the promise
-   * waits for the stored-field compression running on the thread pool. The buffer's token
-   * log is released; keys and keyword lists stay for deletions until the segment replaces it.
+   * Encodes the buffer as segment `id`. The CPU-heavy part runs synchronously; the stored-field
+   * compression running on the thread pool is then waited for: on this thread with `now` (the
+   * result is complete on return, unless the compressor stalls: then, as without `now`, a
+   * promise). The buffer's token log is released; keys and keyword lists stay for deletions
+   * until the segment replaces it.
    */
-  async flush(id: string): Promise<FlushedSegment> {
+  flush(id: string, now = false): FlushedSegment | Promise<FlushedSegment> {
     const maxDoc = this.keys.length;
-    for (const f of this.fields.values()) f.byRegistryId = new Int32Array(0); // no more adds
+    for (const f of this.fields.values()) {
+      spareMaps.push(f.byRegistryId); // no more adds
+      f.byRegistryId = new Int32Array(0);
+    }
     const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termCount });
     this.writePostings(w, maxDoc);
     for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
@@ -314,8 +316,15 @@ export class SegmentBuffer {
     w.setKeys(writeKeys(this.keys));
     w.setSignatures(signatures(this.sigs.data, maxDoc));
     this.releaseTerms();
-    w.setStored(await this.stored.finish());
-    return w.finish();
+    const stored = now ? this.stored.finishNow() : null;
+    if (stored) {
+      w.setStored(stored);
+      return w.finish();
+    }
+    return this.stored.finish().then((s) => {
+      w.setStored(s);
+      return w.finish();
+    });
   }
 
   /**
@@ -324,6 +333,7 @@ export class SegmentBuffer {
    * buffer, when the caller adds in a synchronous loop) keeps only what deletions use.
    */
   private releaseTerms(): void {
+    if (spareState === null || this.termState.data.length > spareState.length) spareState = this.termState.data;
     this.termCount = 0;
     this.termState = new IntList(16);
     this.sigs = new IntList(16);
@@ -502,9 +512,39 @@ function sortEqualKeyRuns(keys: Float64Array, terms: string[], tids: Int32Array)
 /** Ints per buffer term in SegmentBuffer's term state: last doc, freq in it, xxh64 high, low. */
 const TERM_STATE = 4;
 
+/**
+ * Arrays of flushed buffers that the next buffers grow into instead of allocating (the largest
+ * term state; registry maps, zeroed when taken), so that a bulk load does not leave a doubling
+ * series of them per buffer to the GC. Dropped by releasePooledLogs.
+ */
+let spareState: Int32Array | null = null;
+const spareMaps: Int32Array[] = [];
+const MAX_SPARE_MAPS = 8;
+
+/** Grows a buffer's term state by at least one term (into the spare one when it is large enough). */
+function growTermState(state: IntList): void {
+  const min = Math.max(state.length * 2, 1024) + TERM_STATE;
+  if (spareState !== null && spareState.length >= min) {
+    spareState.set(state.data.subarray(0, state.length));
+    state.data = spareState;
+    spareState = null;
+    return;
+  }
+  state.grow(state.length + TERM_STATE);
+}
+
 /** Grows a field's registry id -> buffer term map to cover `n` registry ids. */
 function growRegistryMap(f: FieldBuffer, n: number): void {
-  const next = new Int32Array(Math.max(n + (n >>> 1), 1024));
+  let next: Int32Array | null = null;
+  while (spareMaps.length > MAX_SPARE_MAPS) spareMaps.shift();
+  for (let i = 0; i < spareMaps.length; i++) {
+    if (spareMaps[i].length >= n) {
+      next = spareMaps.splice(i, 1)[0];
+      next.fill(0);
+      break;
+    }
+  }
+  next ??= new Int32Array(Math.max(n + (n >>> 1), 1024));
   next.set(f.byRegistryId);
   f.byRegistryId = next;
 }
@@ -575,17 +615,21 @@ function giveChunk(c: Int32Array): void {
 const logPool: Int32Array[] = [];
 const POOL_MAX = 1;
 
-/** Drops pooled arrays and log chunks (called after a commit: an idle index should not hold flush scratch). */
+/** Drops pooled arrays, log chunks and flush scratch (called after a commit: an idle index should not hold flush scratch). */
 export function releasePooledLogs(): void {
   logPool.length = 0;
   chunkPool.length = 0;
+  spareState = null;
+  spareMaps.length = 0;
+  releaseScratch();
 }
 
+/** A pooled array of at least `min` ints; new ones get 1/8 headroom, so the next flush (of about the same size) reuses it. */
 function takeLog(min: number): Int32Array {
   for (let i = 0; i < logPool.length; i++) {
     if (logPool[i].length >= min) return logPool.splice(i, 1)[0];
   }
-  return new Int32Array(min);
+  return new Int32Array(Math.ceil((min + (min >>> 3)) / LOG_CHUNK_INTS) * LOG_CHUNK_INTS);
 }
 
 function giveLog(a: Int32Array): void {

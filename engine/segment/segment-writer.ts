@@ -10,6 +10,7 @@
  * the field names in the meta's `displayFields` (segments without them have no display store).
  */
 import { sharedBytes } from './shared-bytes.ts';
+import { giveScratch } from './scratch.ts';
 import { PostingsWriter } from './postings-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
 import { SegmentFileWriter } from './segment-file.ts';
@@ -32,10 +33,24 @@ export interface SegmentMeta {
   displayFields?: string[];
 }
 
+/** A finished segment file: its chunks, total size and meta. */
+export interface SegmentChunks {
+  chunks: Uint8Array[];
+  size: number;
+  meta: SegmentMeta;
+  /**
+   * Gives the scratch buffers under the chunks back to the flush scratch pool (scratch.ts).
+   * Call it once the chunks are copied (concatChunks) or written, and use no chunk afterwards.
+   */
+  recycle(): void;
+}
+
 export class SegmentWriter {
   readonly postings: PostingsWriter;
   private readonly file = new SegmentFileWriter();
   private readonly meta: SegmentMeta;
+  private readonly terms: TermsWriter[] = [];
+  private storedScratch: Uint8Array[] = [];
 
   /** `hint` (optional): token and term counts, to size the postings streams up front. */
   constructor(id: string, readonly maxDoc: number, hint?: { tokens: number; terms: number }) {
@@ -48,6 +63,7 @@ export class SegmentWriter {
     this.file.add(`t:${name}:terms`, terms.data.view());
     this.file.add(`t:${name}:tidx`, terms.index());
     this.file.add(`t:${name}:norms`, norms);
+    this.terms.push(terms);
     this.meta.textFields[name] = { ...stats, termCount: terms.count };
   }
 
@@ -81,6 +97,7 @@ export class SegmentWriter {
     this.file.add('sdata', s.data);
     this.file.add('sfirst', s.firstDocs);
     this.file.add('soff', s.offsets);
+    this.storedScratch = s.scratch ?? [];
     if (s.display) {
       this.file.add('ddata', s.display.data);
       this.file.add('doff', s.display.offsets);
@@ -89,11 +106,18 @@ export class SegmentWriter {
   }
 
   /** Completes the file: chunks to write and total size. */
-  finish(): { chunks: Uint8Array[]; size: number; meta: SegmentMeta } {
+  finish(): SegmentChunks {
     this.file.add('pdoc', this.postings.docOut.view());
     this.file.add('ppos', this.postings.posOut.view());
     const { chunks, size } = this.file.finish(this.meta);
-    return { chunks, size, meta: this.meta };
+    const recycle = (): void => {
+      this.postings.recycle();
+      for (const t of this.terms) t.data.recycle();
+      for (const b of this.storedScratch) giveScratch(b);
+      this.terms.length = 0;
+      this.storedScratch = [];
+    };
+    return { chunks, size, meta: this.meta, recycle };
   }
 }
 

@@ -13,7 +13,8 @@ import type { TermMeta } from './postings-writer.ts';
 export const TERMS_PER_BLOCK = 32;
 
 export class TermsWriter {
-  readonly data = new ByteWriter(1 << 14);
+  /** The entries (flush scratch once it outgrows its first 16 KB: see ByteWriter.recycle). */
+  readonly data = new ByteWriter(1 << 14, true);
   private readonly blockOffsets: number[] = [];
   private prev = new ByteWriter(64);
   private cur = new ByteWriter(64);

@@ -17,7 +17,8 @@
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
 import { ByteWriter } from '../segment/bytes.ts';
-import { closeWriter, compressBlockTo, openWriter } from './compressor.ts';
+import { takeScratch } from '../segment/scratch.ts';
+import { closeWriter, compressBlockTo, drainBlocks, openWriter } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -31,6 +32,8 @@ export interface StoredBlocks {
   offsets: Float64Array;
   /** The display store, when the writer was given display fields. */
   display?: DisplaySections;
+  /** Flush scratch under `data` (segment/scratch.ts), to give back once `data` is copied. */
+  scratch?: Uint8Array[];
 }
 
 export interface StoredWriterOptions {
@@ -120,13 +123,29 @@ export class StoredWriter {
     return this.sections();
   }
 
+  /**
+   * finish() without yielding: waits on this thread for the blocks still compressing (drainBlocks)
+   * and returns the sections, or null when the worker did not deliver in time (then call finish()).
+   * For a segment sealed inside a bulk load: the compressor is kept for the next one.
+   */
+  finishNow(): StoredBlocks | null {
+    this.seal();
+    if (this.delivered < this.sealed) drainBlocks();
+    if (this.delivered < this.sealed) return null;
+    if (this.nextDoc > 0 && !this.closed) {
+      this.closed = true;
+      void closeWriter(true);
+    }
+    return this.sections();
+  }
+
   private sections(): StoredBlocks {
     if (this.error) throw this.error;
     if (this.delivered < this.sealed) throw new Error('stored blocks still compressing');
     const n = this.blockEnds.length;
     const offsets = new Float64Array(n + 1);
     for (let i = 0; i < n; i++) offsets[i + 1] = this.blockEnds[i];
-    const out: StoredBlocks = { data: this.out.views(), firstDocs: Int32Array.from(this.firstDocs), offsets };
+    const out: StoredBlocks = { data: this.out.views(), firstDocs: Int32Array.from(this.firstDocs), offsets, scratch: this.out.buffers() };
     if (this.display) out.display = this.display.finish();
     return out;
   }
@@ -187,7 +206,7 @@ class ChunkedBytes {
     while (off < b.length) {
       if (this.used === this.cur.length) {
         if (this.cur.length > 0) this.chunks.push(this.cur);
-        this.cur = new Uint8Array(CHUNK_BYTES);
+        this.cur = takeScratch(CHUNK_BYTES);
         this.used = 0;
       }
       const n = Math.min(b.length - off, this.cur.length - this.used);
@@ -196,6 +215,11 @@ class ChunkedBytes {
       off += n;
     }
     this.length += b.length;
+  }
+
+  /** The whole chunk buffers (flush scratch). */
+  buffers(): Uint8Array[] {
+    return this.cur.length > 0 ? [...this.chunks, this.cur] : this.chunks.slice();
   }
 
   /** The bytes as views (the last chunk's used part). */

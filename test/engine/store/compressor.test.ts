@@ -5,11 +5,12 @@
  * the size a fresh deflateRawSync gives, and the caller's buffer is copied (reusable at once).
  * The worker stops when the last stored writer finishes a bulk load (not while a writer is open,
  * nor after a small load), small loads without a worker compress inline, and more work starts it again.
+ * drainBlocks hands every pending result over synchronously (segments sealed inside a synchronous loop).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { BUSY_BYTES, compressBlock, compressorWorkerRunning, DEFLATE_LEVEL, RING_BYTES, START_BYTES } from '../../../engine/store/compressor.ts';
+import { BUSY_BYTES, compressBlock, compressBlockTo, compressorWorkerRunning, DEFLATE_LEVEL, drainBlocks, RING_BYTES, START_BYTES } from '../../../engine/store/compressor.ts';
 import { StoredWriter } from '../../../engine/store/stored-writer.ts';
 import { StoredReader } from '../../../engine/store/stored-reader.ts';
 
@@ -59,6 +60,24 @@ describe('block compressor', () => {
     const pending = compressBlock(b);
     b.fill(0);
     assert.ok(same(inflateRawSync(await pending), expected));
+  });
+
+  it('drainBlocks delivers every submitted block before it returns, without an event-loop turn', () => {
+    const blocks: Uint8Array[] = [];
+    for (let i = 0, bytes = 0; bytes < START_BYTES + RING_BYTES / 2; i++) {
+      const b = block(200 + i, 8192 + (i % 7) * 1000);
+      blocks.push(b);
+      bytes += b.length;
+    }
+    const outs: (Uint8Array | null)[] = blocks.map(() => null);
+    blocks.forEach((b, i) => compressBlockTo(b, (out) => (outs[i] = out && out.slice())));
+    assert.equal(compressorWorkerRunning(), true, 'blocks went through the worker');
+    assert.ok(outs.some((o) => o === null), 'some blocks were still compressing');
+    assert.equal(drainBlocks(), true);
+    for (let i = 0; i < blocks.length; i++) {
+      assert.ok(outs[i], `block ${i} delivered`);
+      assert.ok(same(inflateRawSync(outs[i]!), blocks[i]), `block ${i}`);
+    }
   });
 
   it('delivers results to a caller that submits a few blocks and then waits', async () => {
