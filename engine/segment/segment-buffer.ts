@@ -4,10 +4,10 @@
  * then written as one immutable segment by `flush()` (a counting sort by term id gives
  * every term's postings in doc order).
  *
- * The token log is a list of fixed-size chunks taken from a process-wide pool (no copy when it
+ * The token log is a list of fixed-size chunks taken from a per-thread pool (no copy when it
  * grows, nothing held by an empty buffer); the chunks go back to the pool as soon as the flush
- * has sorted them, so a long indexing run reuses the same few MB instead of allocating and
- * freeing tens of MB per flush (which would leave the freed memory in the process's RSS).
+ * has sorted them. That pool and the other arrays reused across flushes are in buffer-pools.ts;
+ * the flush's sorting and encoding steps in buffer-flush.ts.
  *
  * Deletions of buffered docs are flags on the buffer; they become the new segment's
  * initial deletion bitset. Finding a key's buffered doc is the caller's job (IndexWriter keeps
@@ -17,11 +17,10 @@ import type { Token, Language } from '../analysis/types.ts';
 import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
 import { IntList, FloatList } from './growable.ts';
 import { KeywordColumnWriter } from './columns-writer.ts';
-import { intToByte4, NORM_TABLE } from './norms.ts';
 import { TermsWriter } from './terms-writer.ts';
-import type { PostingsWriter } from './postings-writer.ts';
 import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
-import { releaseScratch } from './scratch.ts';
+import { EMPTY_LOG, giveChunk, giveLog, growRegistryMap, growTermState, spareArrays, takeChunk, takeLog, TERM_STATE } from './buffer-pools.ts';
+import { fieldNorms, scatterLog, signatures, sortedTerms, termStarts, writeTerms } from './buffer-flush.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter } from '../store/stored-writer.ts';
 import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
@@ -163,7 +162,7 @@ export class SegmentBuffer {
     const nt = stream.count;
     const strings = stream.strings;
     if (f.epoch !== stream.epoch) this.changeEpoch(f, stream.epoch);
-    if (f.byRegistryId.length < strings.length) growRegistryMap(f, strings.length);
+    if (f.byRegistryId.length < strings.length) f.byRegistryId = growRegistryMap(f.byRegistryId, strings.length);
     const byId = f.byRegistryId;
     const ids = stream.ids;
     const positions = stream.positions;
@@ -305,9 +304,10 @@ export class SegmentBuffer {
    */
   flush(id: string, now = false): FlushedSegment | Promise<FlushedSegment> {
     const maxDoc = this.keys.length;
+    const maps: Int32Array[] = [];
     for (const f of this.fields.values()) {
-      spareMaps.push(f.byRegistryId); // no more adds
-      f.byRegistryId = new Int32Array(0);
+      maps.push(f.byRegistryId);
+      f.byRegistryId = new Int32Array(0); // no more adds
     }
     const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termCount });
     this.writePostings(w, maxDoc);
@@ -315,7 +315,7 @@ export class SegmentBuffer {
     for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
     w.setKeys(writeKeys(this.keys));
     w.setSignatures(signatures(this.sigs.data, maxDoc));
-    this.releaseTerms();
+    this.releaseTerms(maps);
     const stored = now ? this.stored.finishNow() : null;
     if (stored) {
       w.setStored(stored);
@@ -332,8 +332,8 @@ export class SegmentBuffer {
    * a sealed buffer waiting for its stored blocks (possibly across many more adds to the next
    * buffer, when the caller adds in a synchronous loop) keeps only what deletions use.
    */
-  private releaseTerms(): void {
-    if (spareState === null || this.termState.data.length > spareState.length) spareState = this.termState.data;
+  private releaseTerms(maps: Int32Array[]): void {
+    spareArrays(this.termState.data, maps);
     this.termCount = 0;
     this.termState = new IntList(16);
     this.sigs = new IntList(16);
@@ -372,205 +372,12 @@ export class SegmentBuffer {
   }
 }
 
-/** Start of every buffer term's run in the term-sorted log (counting sort's prefix sums; length nTerms + 1). */
-function termStarts(chunks: readonly Int32Array[], lens: readonly number[], nTerms: number): Int32Array {
-  const start = new Int32Array(nTerms + 1);
-  for (let c = 0; c < chunks.length; c++) {
-    const log = chunks[c];
-    for (let i = 0, n3 = lens[c]; i < n3; i += 3) start[log[i] + 1]++;
-  }
-  for (let t = 0; t < nTerms; t++) start[t + 1] += start[t];
-  return start;
-}
-
-/** Scatters the log's (doc, position) pairs to their terms' runs (`fill`: each run's next slot, advanced). */
-function scatterLog(chunks: readonly Int32Array[], lens: readonly number[], fill: Int32Array, sDoc: Int32Array, sPos: Int32Array): void {
-  for (let c = 0; c < chunks.length; c++) {
-    const log = chunks[c];
-    for (let i = 0, n3 = lens[c]; i < n3; i += 3) {
-      const k = fill[log[i]]++;
-      sDoc[k] = log[i + 1];
-      sPos[k] = log[i + 2];
-    }
-  }
-}
-
-/** Norm bytes of a field's doc lengths. */
-function fieldNorms(lengths: IntList, maxDoc: number): Uint8Array {
-  const norms = new Uint8Array(maxDoc);
-  const lens = lengths.data;
-  for (let d = 0, n = Math.min(maxDoc, lengths.length); d < n; d++) norms[d] = intToByte4(lens[d]);
-  return norms;
-}
-
-/** Writes the postings of a field's terms (in term order) and adds them to its terms writer. */
-function writeTerms(pw: PostingsWriter, tw: TermsWriter, terms: readonly string[], tids: Int32Array, start: Int32Array, sDoc: Int32Array, sPos: Int32Array, norms: Uint8Array): void {
-  for (let ti = 0; ti < terms.length; ti++) {
-    const tid = tids[ti];
-    pw.startTerm();
-    const end = start[tid + 1];
-    let i = start[tid];
-    while (i < end) {
-      const doc = sDoc[i];
-      let j = i + 1;
-      while (j < end && sDoc[j] === doc) j++;
-      if (j - i > 1) sortPositions(sPos, i, j);
-      pw.addDoc(doc, j - i, NORM_TABLE[norms[doc]], sPos, i);
-      i = j;
-    }
-    tw.add(terms[ti], pw.finishTerm());
-  }
-}
-
-/** Sorts sPos[i, j) unless it is ascending already (it is, unless a custom analyzer's tokens were not in position order). */
-function sortPositions(sPos: Int32Array, i: number, j: number): void {
-  for (let k = i + 1; k < j; k++) {
-    if (sPos[k] < sPos[k - 1]) {
-      sPos.subarray(i, j).sort();
-      return;
-    }
-  }
-}
-
-/**
- * A field's terms in JS string order with their buffer term ids, sorting numbers rather than
- * strings: a key of the first 4 UTF-16 units (7 bits each; a unit >= 127 counts as 127 and ends
- * the key, so a smaller key always means a smaller string) above the term's index, then string
- * comparisons only inside runs of equal keys.
- */
-function sortedTerms(names: readonly string[], ids: readonly number[]): { terms: string[]; tids: Int32Array } {
-  const n = names.length;
-  const terms: string[] = new Array(n);
-  const tids = new Int32Array(n);
-  if (n >= 1 << 24) {
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (names[a] < names[b] ? -1 : 1));
-    for (let i = 0; i < n; i++) {
-      terms[i] = names[order[i]];
-      tids[i] = ids[order[i]];
-    }
-    return { terms, tids };
-  }
-  const keys = prefixKeys(names);
-  keys.sort();
-  for (let i = 0; i < n; i++) {
-    const idx = keys[i] % 16777216;
-    terms[i] = names[idx];
-    tids[i] = ids[idx];
-  }
-  sortEqualKeyRuns(keys, terms, tids);
-  return { terms, tids };
-}
-
-/** Per term: its prefix key (first 4 UTF-16 units, 7 bits each) times 2^24, plus its index. */
-function prefixKeys(names: readonly string[]): Float64Array {
-  const n = names.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = names[i];
-    const len = t.length;
-    let key = 0;
-    let j = 0;
-    for (; j < 4 && j < len; j++) {
-      const c = t.charCodeAt(j);
-      if (c >= 127) {
-        key = key * 128 + 127;
-        j++;
-        break;
-      }
-      key = key * 128 + c;
-    }
-    for (; j < 4; j++) key *= 128;
-    keys[i] = key * 16777216 + i;
-  }
-  return keys;
-}
-
-/** Runs of equal prefix keys (usually a few terms): insertion sort by the whole string. */
-function sortEqualKeyRuns(keys: Float64Array, terms: string[], tids: Int32Array): void {
-  const n = keys.length;
-  let i = 0;
-  while (i < n) {
-    const prefix = Math.floor(keys[i] / 16777216);
-    let j = i + 1;
-    while (j < n && Math.floor(keys[j] / 16777216) === prefix) j++;
-    for (let x = i + 1; x < j; x++) {
-      const t = terms[x];
-      const id = tids[x];
-      let y = x - 1;
-      while (y >= i && terms[y] > t) {
-        terms[y + 1] = terms[y];
-        tids[y + 1] = tids[y];
-        y--;
-      }
-      terms[y + 1] = t;
-      tids[y + 1] = id;
-    }
-    i = j;
-  }
-}
-
-/** Ints per buffer term in SegmentBuffer's term state: last doc, freq in it, xxh64 high, low. */
-const TERM_STATE = 4;
-
-/**
- * Arrays of flushed buffers that the next buffers grow into instead of allocating (the largest
- * term state; registry maps, zeroed when taken), so that a bulk load does not leave a doubling
- * series of them per buffer to the GC. Dropped by releasePooledLogs.
- */
-let spareState: Int32Array | null = null;
-const spareMaps: Int32Array[] = [];
-const MAX_SPARE_MAPS = 8;
-
-/** Grows a buffer's term state by at least one term (into the spare one when it is large enough). */
-function growTermState(state: IntList): void {
-  const min = Math.max(state.length * 2, 1024) + TERM_STATE;
-  if (spareState !== null && spareState.length >= min) {
-    spareState.set(state.data.subarray(0, state.length));
-    state.data = spareState;
-    spareState = null;
-    return;
-  }
-  state.grow(state.length + TERM_STATE);
-}
-
-/** Grows a field's registry id -> buffer term map to cover `n` registry ids. */
-function growRegistryMap(f: FieldBuffer, n: number): void {
-  let next: Int32Array | null = null;
-  while (spareMaps.length > MAX_SPARE_MAPS) spareMaps.shift();
-  for (let i = 0; i < spareMaps.length; i++) {
-    if (spareMaps[i].length >= n) {
-      next = spareMaps.splice(i, 1)[0];
-      next.fill(0);
-      break;
-    }
-  }
-  next ??= new Int32Array(Math.max(n + (n >>> 1), 1024));
-  next.set(f.byRegistryId);
-  f.byRegistryId = next;
-}
-
 /** Hashes `term` into the shared cache at registry id `rid`. */
 function cacheHash(term: string, rid: number): void {
   const [hi, lo] = termHash(term);
   hashHi[rid] = hi | 0;
   hashLo[rid] = lo | 0;
   hashKnown[rid] = 1;
-}
-
-/** True when the platform stores the low 32 bits of a 64-bit word first. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Signatures from (high, low) halves per doc, without a BigInt per doc. */
-function signatures(halves: Int32Array, maxDoc: number): BigUint64Array {
-  const sigs = new BigUint64Array(maxDoc);
-  const words = new Int32Array(sigs.buffer);
-  const hi = LITTLE_ENDIAN ? 1 : 0;
-  const lo = 1 - hi;
-  for (let d = 0; d < maxDoc; d++) {
-    words[2 * d + hi] = halves[2 * d];
-    words[2 * d + lo] = halves[2 * d + 1];
-  }
-  return sigs;
 }
 
 function growHashCache(min: number): void {
@@ -592,49 +399,3 @@ function tokenStreams(tokens: Record<string, Token[]>): Record<string, TermStrea
   return out;
 }
 
-/** Ints per token-log chunk (1 MB); a field with more tokens gets one chunk of its own size. */
-export const LOG_CHUNK_INTS = 1 << 18;
-/** Pooled log chunks kept at most (enough for a buffer of 1 M tokens and some slack). */
-const CHUNK_POOL_MAX = 16;
-const EMPTY_LOG = new Int32Array(0);
-const chunkPool: Int32Array[] = [];
-
-function takeChunk(need: number): Int32Array {
-  if (need <= LOG_CHUNK_INTS) return chunkPool.pop() ?? new Int32Array(LOG_CHUNK_INTS);
-  return new Int32Array(need);
-}
-
-function giveChunk(c: Int32Array): void {
-  if (c.length === LOG_CHUNK_INTS && chunkPool.length < CHUNK_POOL_MAX) chunkPool.push(c);
-}
-
-/**
- * Pool of large Int32Arrays (flush scratch) reused across flushes, so a long indexing run does
- * not allocate and free tens of MB per flush (which inflates RSS).
- */
-const logPool: Int32Array[] = [];
-const POOL_MAX = 1;
-
-/** Drops pooled arrays, log chunks and flush scratch (called after a commit: an idle index should not hold flush scratch). */
-export function releasePooledLogs(): void {
-  logPool.length = 0;
-  chunkPool.length = 0;
-  spareState = null;
-  spareMaps.length = 0;
-  releaseScratch();
-}
-
-/** A pooled array of at least `min` ints; new ones get 1/8 headroom, so the next flush (of about the same size) reuses it. */
-function takeLog(min: number): Int32Array {
-  for (let i = 0; i < logPool.length; i++) {
-    if (logPool[i].length >= min) return logPool.splice(i, 1)[0];
-  }
-  return new Int32Array(Math.ceil((min + (min >>> 3)) / LOG_CHUNK_INTS) * LOG_CHUNK_INTS);
-}
-
-function giveLog(a: Int32Array): void {
-  if (a.length < 1 << 16) return;
-  logPool.push(a);
-  logPool.sort((x, y) => x.length - y.length);
-  if (logPool.length > POOL_MAX) logPool.shift();
-}
