@@ -86,6 +86,8 @@ export class IndexWriter {
    * and a pending buffer's remaining entries go when its segment is written.
    */
   private readonly keyDocs = new Map<string, number>();
+  /** Flushes waiting for their stored blocks, completed by adds once these are compressed (seal). */
+  private readonly polls = new Set<() => boolean>();
   /** Reusable analysis output per text field (consumed synchronously by the buffer). */
   private readonly streams = new Map<string, TermStream>();
   /** Segment ids whose files are being written (protected from file cleanup). */
@@ -164,7 +166,8 @@ export class IndexWriter {
       stored: doc.stored ?? {},
     });
     this.changed = true;
-    if (this.buffer.bytesUsed >= this.ramBufferBytes || this.buffer.tokenCount >= this.maxBufferedTokens) this.seal(true);
+    if (this.buffer.bytesUsed >= this.ramBufferBytes || this.buffer.tokenCount >= this.maxBufferedTokens) this.seal();
+    if (this.polls.size > 0) this.pollFlushes();
   }
 
   delete(key: string): void {
@@ -234,11 +237,12 @@ export class IndexWriter {
   }
 
   /**
-   * Starts flushing the RAM buffer into a new segment. `now` (a full buffer during adds): the
-   * segment image is completed before this returns (SegmentBuffer.flush), so a caller adding in
-   * a synchronous loop does not pile up the sections of every buffer it fills until the loop ends.
+   * Starts flushing the RAM buffer into a new segment. Its image is made as soon as the stored
+   * blocks are compressed: on the event loop, or on one of the next adds (pollFlushes), so that a
+   * caller adding in a synchronous loop does not pile up the sections of every buffer it fills
+   * until the loop ends.
    */
-  private seal(now = false): void {
+  private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
     this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields, firstSeq: buffer.firstSeq + buffer.numDocs });
@@ -247,8 +251,26 @@ export class IndexWriter {
     const started = Date.now();
     let flushed: Promise<Uint8Array>;
     try {
-      const seg = buffer.flush(id, now);
-      flushed = seg instanceof Promise ? seg.then(imageOf) : Promise.resolve(imageOf(seg));
+      const task = buffer.flush(id);
+      let image: Uint8Array | null = null;
+      let settle: (b: Uint8Array) => void = () => undefined;
+      const poll = (): boolean => {
+        if (image === null) {
+          const seg = task.poll();
+          if (seg === null) return false;
+          image = imageOf(seg);
+          settle(image);
+        }
+        return true;
+      };
+      flushed = new Promise<Uint8Array>((resolve, reject) => {
+        settle = resolve;
+        task.done.then((seg) => {
+          this.polls.delete(poll);
+          resolve((image ??= imageOf(seg)));
+        }, reject);
+      });
+      if (!poll()) this.polls.add(poll);
     } catch (err) {
       flushed = Promise.reject(err);
     }
@@ -256,6 +278,19 @@ export class IndexWriter {
     const pending: Pending = { id, buffer, flushed, written: null, failed: false };
     this.pendings.push(pending);
     this.startWrite(pending, started);
+  }
+
+  /** Completes the flushes whose stored blocks are compressed by now (see seal). */
+  private pollFlushes(): void {
+    for (const poll of this.polls) {
+      let done = true;
+      try {
+        done = poll();
+      } catch {
+        // the flush's promise reports the error
+      }
+      if (done) this.polls.delete(poll);
+    }
   }
 
   private startWrite(p: Pending, started: number): void {

@@ -22,7 +22,7 @@ import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
 import { EMPTY_LOG, giveChunk, giveLog, growRegistryMap, growTermState, spareArrays, takeChunk, takeLog, TERM_STATE } from './buffer-pools.ts';
 import { fieldNorms, scatterLog, signatures, sortedTerms, termStarts, writeTerms } from './buffer-flush.ts';
 import { writeKeys } from './keys.ts';
-import { StoredWriter } from '../store/stored-writer.ts';
+import { StoredWriter, type StoredBlocks } from '../store/stored-writer.ts';
 import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
 
 interface FieldBuffer {
@@ -64,6 +64,14 @@ export interface AnalyzedDoc {
 export type StreamedDoc = Omit<AnalyzedDoc, 'tokens'> & { terms: Record<string, TermStream> };
 
 export type FlushedSegment = SegmentChunks;
+
+/** A flush in progress (SegmentBuffer.flush): complete once its stored blocks are compressed. */
+export interface FlushTask {
+  /** The segment if it is complete by now (finished compressions are collected first), else null. */
+  poll(): FlushedSegment | null;
+  /** Resolves with the segment (the same object poll returns). */
+  done: Promise<FlushedSegment>;
+}
 
 export class SegmentBuffer {
   readonly keys: string[] = [];
@@ -297,12 +305,11 @@ export class SegmentBuffer {
 
   /**
    * Encodes the buffer as segment `id`. The CPU-heavy part runs synchronously; the stored-field
-   * compression running on the thread pool is then waited for: on this thread with `now` (the
-   * result is complete on return, unless the compressor stalls: then, as without `now`, a
-   * promise). The buffer's token log is released; keys and keyword lists stay for deletions
-   * until the segment replaces it.
+   * compression running on the thread pool completes later: the task's `poll()` returns the
+   * segment as soon as it has (without waiting), `done` resolves with it. The buffer's token log
+   * is released; keys and keyword lists stay for deletions until the segment replaces it.
    */
-  flush(id: string, now = false): FlushedSegment | Promise<FlushedSegment> {
+  flush(id: string): FlushTask {
     const maxDoc = this.keys.length;
     const maps: Int32Array[] = [];
     for (const f of this.fields.values()) {
@@ -316,15 +323,28 @@ export class SegmentBuffer {
     w.setKeys(writeKeys(this.keys));
     w.setSignatures(signatures(this.sigs.data, maxDoc));
     this.releaseTerms(maps);
-    const stored = now ? this.stored.finishNow() : null;
-    if (stored) {
-      w.setStored(stored);
-      return w.finish();
-    }
-    return this.stored.finish().then((s) => {
-      w.setStored(s);
-      return w.finish();
-    });
+    const stored = this.stored;
+    let segment: FlushedSegment | null = null;
+    const complete = (blocks: StoredBlocks): FlushedSegment => {
+      if (segment === null) {
+        w.setStored(blocks);
+        segment = w.finish();
+      }
+      return segment;
+    };
+    return {
+      poll: () => {
+        if (segment !== null) return segment;
+        let blocks: StoredBlocks | null = null;
+        try {
+          blocks = stored.tryFinish();
+        } catch {
+          return null; // a failed block: `done` rejects with the error
+        }
+        return blocks ? complete(blocks) : null;
+      },
+      done: stored.finish().then(complete),
+    };
   }
 
   /**

@@ -5,8 +5,7 @@
  * The worker loops forever: it sleeps in Atomics.wait while the input ring is empty, compresses
  * each input record (raw DEFLATE, the level given in workerData) into the output ring, waiting
  * while the output ring is full, publishes the ring positions, and posts a message only when the
- * caller asked for one (WANT_WAKE), once the queued input is done; a caller blocked in drainBlocks
- * (CALLER_WAIT) is woken after every result. Records are 4-byte aligned:
+ * caller asked for one (WANT_WAKE), once the queued input is done. Records are 4-byte aligned:
  * int32 length, then the bytes; -1 = skip to the ring's start; -2 (output only) = the block failed.
  */
 
@@ -19,7 +18,6 @@ export const OUT_TAIL = 3; // written by the caller
 export const WORKER_IDLE = 4; // 1 while the worker waits for input
 export const WANT_WAKE = 5; // 1 when the caller wants a message once the queued input is done
 export const OUT_WAIT = 6; // 1 while the worker waits for output space
-export const CALLER_WAIT = 7; // 1 while the caller blocks until its blocks are done (drainBlocks)
 export const CONTROL_INTS = 8;
 
 // The worker compresses with one long-lived zlib handle, reset per block, writing straight into
@@ -109,7 +107,6 @@ for (;;) {
   inTail = (inTail + 4 + ((len + 3) & ~3)) | 0;
   Atomics.store(ctl, ${IN_TAIL}, inTail);
   Atomics.store(ctl, ${OUT_HEAD}, outHead);
-  if (Atomics.load(ctl, ${CALLER_WAIT}) === 1) Atomics.notify(ctl, ${OUT_HEAD});
   // one message when the queued input is done (or the output ring is half full), not per block
   if (Atomics.load(ctl, ${WANT_WAKE}) === 1 && (Atomics.load(ctl, ${IN_HEAD}) === inTail || ((outHead - Atomics.load(ctl, ${OUT_TAIL})) | 0) >= ringBytes >> 1)) {
     if (Atomics.exchange(ctl, ${WANT_WAKE}, 0) === 1) parentPort.postMessage(0);

@@ -27,7 +27,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { CALLER_WAIT, CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
+import { CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
 
 export const DEFLATE_LEVEL = 1;
 
@@ -198,31 +198,12 @@ function armIdleTimer(ms: number): void {
   idleTimer.unref();
 }
 
-/** How long drainBlocks waits for the worker before leaving the rest to the event loop. */
-const DRAIN_TIMEOUT_MS = 2000;
-
 /**
- * Blocks the calling thread until every block submitted so far has reached its sink (the worker
- * keeps compressing meanwhile). For callers that finish a segment inside a synchronous indexing
- * loop, so its sections can be released before the loop ends; the wait is bounded by the input
- * ring (RING_BYTES of input, some milliseconds of DEFLATE). Returns false when blocks are still
- * pending after DRAIN_TIMEOUT_MS (a stalled worker): they are then collected as usual, on the
- * event loop, where a dead worker's jobs fail.
+ * Hands the results the worker has finished so far to their sinks, without waiting (a caller that
+ * wants to know whether its blocks are done before its next submission or event-loop turn).
  */
-export function drainBlocks(): boolean {
-  const c = channel;
-  if (!c) return true;
-  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-  for (;;) {
-    collect(c);
-    if (pendingCount(c) === 0 || channel !== c) return true;
-    if (Date.now() > deadline) return false;
-    Atomics.store(c.ctl, CALLER_WAIT, 1);
-    const head = Atomics.load(c.ctl, OUT_HEAD);
-    wakeWorker(c);
-    if (head === c.outTail) Atomics.wait(c.ctl, OUT_HEAD, head, 50);
-    Atomics.store(c.ctl, CALLER_WAIT, 0);
-  }
+export function collectBlocks(): void {
+  if (channel) collect(channel);
 }
 
 /** Drops a dead channel: its pending blocks reject (the flush, and so the commit, fails). */

@@ -18,7 +18,7 @@
  */
 import { ByteWriter } from '../segment/bytes.ts';
 import { takeScratch } from '../segment/scratch.ts';
-import { closeWriter, compressBlockTo, drainBlocks, openWriter } from './compressor.ts';
+import { closeWriter, collectBlocks, compressBlockTo, openWriter } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -63,6 +63,8 @@ export class StoredWriter {
   private readonly display: DisplayWriter | null;
   /** finish() has reported this writer closed to the compressor. */
   private closed = false;
+  /** The sections, once made (finish and tryFinish give the same object). */
+  private result: StoredBlocks | null = null;
 
   constructor(options: StoredWriterOptions = {}) {
     const fields = options.displayFields ?? [];
@@ -124,13 +126,14 @@ export class StoredWriter {
   }
 
   /**
-   * finish() without yielding: waits on this thread for the blocks still compressing (drainBlocks)
-   * and returns the sections, or null when the worker did not deliver in time (then call finish()).
-   * For a segment sealed inside a bulk load: the compressor is kept for the next one.
+   * finish() without waiting: the sections when every block has been compressed by now (results
+   * are collected first), else null (ask again later, or await finish()). For a segment sealed
+   * inside a bulk load, which completes it on one of the following adds: the compressor is kept
+   * for the next segment.
    */
-  finishNow(): StoredBlocks | null {
+  tryFinish(): StoredBlocks | null {
     this.seal();
-    if (this.delivered < this.sealed) drainBlocks();
+    if (this.delivered < this.sealed) collectBlocks();
     if (this.delivered < this.sealed) return null;
     if (this.nextDoc > 0 && !this.closed) {
       this.closed = true;
@@ -140,6 +143,7 @@ export class StoredWriter {
   }
 
   private sections(): StoredBlocks {
+    if (this.result) return this.result;
     if (this.error) throw this.error;
     if (this.delivered < this.sealed) throw new Error('stored blocks still compressing');
     const n = this.blockEnds.length;
@@ -147,6 +151,7 @@ export class StoredWriter {
     for (let i = 0; i < n; i++) offsets[i + 1] = this.blockEnds[i];
     const out: StoredBlocks = { data: this.out.views(), firstDocs: Int32Array.from(this.firstDocs), offsets, scratch: this.out.buffers() };
     if (this.display) out.display = this.display.finish();
+    this.result = out;
     return out;
   }
 

@@ -22,7 +22,7 @@ async function flushed(docs: AnalyzedDoc[], id: string): Promise<SegmentView> {
   const b = new SegmentBuffer();
   for (const d of docs) b.add(d);
   assert.equal(b.tokenCount, docs.reduce((n, d) => n + d.tokens.body.length, 0));
-  const seg = await b.flush(id);
+  const seg = await b.flush(id).done;
   return new SegmentView(new SegmentCore(concatChunks(seg.chunks, seg.size), `${id}.seg`), null, 0);
 }
 

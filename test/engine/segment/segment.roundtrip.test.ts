@@ -33,7 +33,7 @@ function doc(i: number, body: string, extra: Partial<AnalyzedDoc> = {}): Analyze
 async function build(docs: AnalyzedDoc[]): Promise<SegmentView> {
   const b = new SegmentBuffer();
   for (const d of docs) b.add(d);
-  const seg = await b.flush('s000042');
+  const seg = await b.flush('s000042').done;
   return new SegmentView(new SegmentCore(concatChunks(seg.chunks, seg.size), 's000042.seg'), null, 0);
 }
 
@@ -111,7 +111,7 @@ describe('segment round trip', async () => {
   it('detects a flipped byte with CORRUPT_INDEX', async () => {
     const b = new SegmentBuffer();
     b.add(doc(1, 'hello world'));
-    const s = await b.flush('s000001');
+    const s = await b.flush('s000001').done;
     const bytes = concatChunks(s.chunks, s.size);
     bytes[100] ^= 0xff;
     assert.throws(() => new SegmentCore(bytes, 's000001.seg'), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');

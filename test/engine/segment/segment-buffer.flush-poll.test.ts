@@ -1,8 +1,8 @@
 /**
- * Segment buffer flush with `now` (what the index writer does when adds fill a buffer): the
- * segment comes back complete, not as a promise, even while its stored blocks went through the
- * compression worker, and it holds every doc's stored text and postings. Without `now` the
- * result is a promise of an equal segment.
+ * Segment buffer flush task (what the index writer polls from its adds): while the stored blocks
+ * go through the compression worker, poll() returns null until, without an event-loop turn, it
+ * returns the complete segment, the same object `done` resolves with; it holds every doc's stored text and
+ * the same postings as a flush awaited on the event loop.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,25 +37,30 @@ function docsOf(seg: SegmentView, term: string): number[] {
   return out;
 }
 
-describe('segment buffer flush now', () => {
+describe('segment buffer flush task', () => {
   const docs: AnalyzedDoc[] = [];
   for (let i = 0, chars = 0; chars < 2 * START_BYTES; i++) {
     docs.push(makeDoc(i));
     chars += docs[i].text.body.length;
   }
 
-  it('returns the complete segment at once while stored blocks went through the worker', async () => {
+  it('poll() completes the segment without an event-loop turn once the worker is done', async () => {
     const b = fill(docs);
     assert.equal(compressorWorkerRunning(), true, 'stored blocks went through the compression worker');
-    const seg = b.flush('s1', true);
-    assert.ok(!(seg instanceof Promise), 'a segment, not a promise');
-    const view = open(seg as FlushedSegment, 's1');
+    const task = b.flush('s1');
+    let seg = task.poll();
+    const deadline = Date.now() + 20_000;
+    while (seg === null && Date.now() < deadline) seg = task.poll();
+    assert.ok(seg, 'complete without yielding');
+    assert.equal(task.poll(), seg);
+    assert.equal(await task.done, seg, 'done resolves with the same segment');
+    const view = open(seg, 's1');
     assert.equal(view.core.maxDoc, docs.length);
     for (let i = 0; i < docs.length; i += 37) {
       assert.equal(view.text(i).body, docs[i].text.body, `doc ${i} text`);
       assert.deepEqual(view.stored(i), { n: i });
     }
-    const later = open(await fill(docs).flush('s2'), 's2');
+    const later = open(await fill(docs).flush('s2').done, 's2');
     for (const term of ['w0', 'w13', 'w996']) assert.deepEqual(docsOf(view, term), docsOf(later, term), term);
   });
 });
