@@ -18,14 +18,39 @@ const CHUNK_POOL_MAX = 16;
 export const EMPTY_LOG = new Int32Array(0);
 const chunkPool: Int32Array[] = [];
 
+/**
+ * The slab: one allocation holding SLAB_CHUNKS log chunks and the flush's sort array. Its size is
+ * above the largest threshold at which glibc's malloc still serves a request from the process heap
+ * (32 MiB on 64-bit), so it gets a mapping of its own: the indexing scratch does not grow the heap
+ * underneath the segment images allocated meanwhile, and dropping the slab returns it to the OS.
+ * Only the touched part is resident.
+ */
+const SLAB_BYTES = 40 << 20;
+const SLAB_CHUNKS = 16;
+const SLAB_SORT_OFFSET = SLAB_CHUNKS * LOG_CHUNK_INTS * 4;
+let slab: ArrayBuffer | null = null;
+const slabChunks: Int32Array[] = [];
+let slabSortTaken = false;
+
+function currentSlab(): ArrayBuffer {
+  if (slab === null) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    for (let i = SLAB_CHUNKS - 1; i >= 0; i--) slabChunks.push(new Int32Array(slab, i * LOG_CHUNK_INTS * 4, LOG_CHUNK_INTS));
+  }
+  return slab;
+}
+
 /** A log chunk with room for `need` ints (pooled when it is a standard chunk). */
 export function takeChunk(need: number): Int32Array {
-  if (need <= LOG_CHUNK_INTS) return chunkPool.pop() ?? new Int32Array(LOG_CHUNK_INTS);
-  return new Int32Array(need);
+  if (need > LOG_CHUNK_INTS) return new Int32Array(need);
+  currentSlab();
+  return slabChunks.pop() ?? chunkPool.pop() ?? new Int32Array(LOG_CHUNK_INTS);
 }
 
 export function giveChunk(c: Int32Array): void {
-  if (c.length === LOG_CHUNK_INTS && chunkPool.length < CHUNK_POOL_MAX) chunkPool.push(c);
+  if (c.length !== LOG_CHUNK_INTS) return;
+  if (slab !== null && c.buffer === slab) slabChunks.push(c);
+  else if (c.byteLength === c.buffer.byteLength && chunkPool.length < CHUNK_POOL_MAX) chunkPool.push(c);
 }
 
 /**
@@ -37,6 +62,9 @@ const POOL_MAX = 1;
 
 /** Drops pooled arrays, log chunks and flush scratch (called after a commit: an idle index should not hold flush scratch). */
 export function releasePooledLogs(): void {
+  slab = null;
+  slabChunks.length = 0;
+  slabSortTaken = false;
   logPool.length = 0;
   chunkPool.length = 0;
   spareState = null;
@@ -46,6 +74,10 @@ export function releasePooledLogs(): void {
 
 /** A pooled array of at least `min` ints; new ones get 1/8 headroom, so the next flush (of about the same size) reuses it. */
 export function takeLog(min: number): Int32Array {
+  if (!slabSortTaken && min * 4 <= SLAB_BYTES - SLAB_SORT_OFFSET) {
+    slabSortTaken = true;
+    return new Int32Array(currentSlab(), SLAB_SORT_OFFSET, min);
+  }
   for (let i = 0; i < logPool.length; i++) {
     if (logPool[i].length >= min) return logPool.splice(i, 1)[0];
   }
@@ -54,7 +86,11 @@ export function takeLog(min: number): Int32Array {
 
 /** Returns a takeLog array for the next flush. */
 export function giveLog(a: Int32Array): void {
-  if (a.length < 1 << 16) return;
+  if (a.buffer === slab) {
+    slabSortTaken = false;
+    return;
+  }
+  if (a.length < 1 << 16 || a.byteLength !== a.buffer.byteLength) return;
   logPool.push(a);
   logPool.sort((x, y) => x.length - y.length);
   if (logPool.length > POOL_MAX) logPool.shift();
