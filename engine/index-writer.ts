@@ -265,10 +265,16 @@ export class IndexWriter {
       };
       flushed = new Promise<Uint8Array>((resolve, reject) => {
         settle = resolve;
-        task.done.then((seg) => {
-          this.polls.delete(poll);
-          resolve((image ??= imageOf(seg)));
-        }, reject);
+        task.done.then(
+          (seg) => {
+            this.polls.delete(poll);
+            resolve((image ??= imageOf(seg)));
+          },
+          (err) => {
+            this.polls.delete(poll);
+            reject(err);
+          },
+        );
       });
       if (!poll()) this.polls.add(poll);
     } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * IndexWriter under a synchronous bulk load: adds in one loop that never yields seal several
- * buffers whose flushes cannot finish until the loop ends (they wait for compressed stored
- * blocks); updates and deletes made meanwhile must still reach docs in those sealed buffers,
+ * buffers whose segments cannot be written until the loop ends (their images may be made during
+ * the loop, their files are written asynchronously); updates and deletes made meanwhile must still
+ * reach docs in those sealed buffers,
  * and the commit must hold exactly the last version of every key, with its stored text.
  */
 import { describe, it } from 'node:test';
