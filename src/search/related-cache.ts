@@ -5,7 +5,8 @@
  * are keyed by (snapshot generation, token-set id, document key): a commit or
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
- * Least recently used entries are evicted past `maxEntries`. A second map keeps
+ * Least recently used entries are evicted past `maxEntries` (bounded-map.ts: in bulk,
+ * by generations). A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
  *
@@ -19,6 +20,7 @@
  * list may miss a document committed after it was made, never shows one the
  * viewer cannot see or that is deleted.
  */
+import { BoundedMap } from './bounded-map.ts';
 import type { RelatedDoc } from './result.ts';
 
 export interface RelatedLists {
@@ -57,16 +59,19 @@ interface StableSimilar {
 }
 
 export class RelatedCache {
-  private readonly entries = new Map<string, RelatedLists>();
-  private readonly stable = new Map<string, StableSimilar>();
+  private readonly entries: BoundedMap<string, RelatedLists>;
+  private readonly stable: BoundedMap<string, StableSimilar>;
   private readonly reuse: StableReuse;
   /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
-  private readonly docs = new Map<string, RelatedDoc>();
+  private readonly docs: BoundedMap<string, RelatedDoc>;
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
-  constructor(private readonly maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
+  constructor(maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
     this.reuse = { minDocs: 10_000, maxDrift: 0.02, maxAgeMs: 60_000, ...reuse };
+    this.entries = new BoundedMap(maxEntries);
+    this.stable = new BoundedMap(maxEntries);
+    this.docs = new BoundedMap(maxEntries);
   }
 
   /** The id of one viewer's token set (sorted tokens); ids are never reused. */
@@ -111,36 +116,20 @@ export class RelatedCache {
       this.stable.delete(k);
       return undefined;
     }
-    this.stable.delete(k);
-    this.stable.set(k, e);
     return e.items.map((i) => i.entry);
   }
 
   setSimilar(viewer: number, source: DocVersion, made: SnapshotInfo, items: { entry: RelatedDoc; version: DocVersion }[]): void {
     const k = `${viewer}|${source.segmentId}|${source.doc}`;
-    this.stable.delete(k);
     this.stable.set(k, { made, items });
-    if (this.stable.size > this.maxEntries) this.stable.delete(this.stable.keys().next().value!);
   }
 
   get(scope: string, key: string): RelatedLists | undefined {
-    const k = scope + key;
-    const hit = this.entries.get(k);
-    if (hit) {
-      this.entries.delete(k);
-      this.entries.set(k, hit);
-    }
-    return hit;
+    return this.entries.get(scope + key);
   }
 
   set(scope: string, key: string, lists: RelatedLists): void {
-    const k = scope + key;
-    this.entries.delete(k);
-    this.entries.set(k, lists);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    this.entries.set(scope + key, lists);
   }
 
   /**
@@ -161,10 +150,6 @@ export class RelatedCache {
 
   /** Keeps the entry of `id` (see relatedDoc). */
   keepDoc(id: string, d: RelatedDoc): void {
-    if (this.docs.size >= this.maxEntries) {
-      const oldest = this.docs.keys().next().value;
-      if (oldest !== undefined) this.docs.delete(oldest);
-    }
     this.docs.set(id, d);
   }
 
