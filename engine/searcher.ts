@@ -136,6 +136,8 @@ export class Searcher {
   private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
   /** The term weights of the last highlighted (query, field); see termWeights. */
   private lastWeights: { query: ParsedQuery; text: string; clauses: number; byField: Map<string, Map<string, number>> } | null = null;
+  /** Text-field subsets by their names (see fieldSubset). */
+  private readonly subsets = new Map<string, { name: string; boost: number }[]>();
   /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
   private readonly sigWords: (Uint32Array | false)[] = [];
 
@@ -330,7 +332,7 @@ export class Searcher {
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.locate(key);
     if (!loc || limit === 0) return [];
-    const from = opts.fields ? this.fields.filter((f) => opts.fields!.includes(f.name)) : this.fields;
+    const from = opts.fields ? this.fieldSubset(opts.fields) : this.fields;
     const okey = mltOptionsKey(from.map((f) => f.name), opts);
     const selected = this.mltTerms(loc, from, opts, okey);
     if (selected.terms.length === 0) return [];
@@ -516,6 +518,21 @@ export class Searcher {
       { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
       { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0, exhaustiveMaxCost },
     );
+  }
+
+  /**
+   * The text fields named in `names` (schema order), the same array for the same names, so that
+   * per-fields-list memos of the scorers (field-lengths.ts docLengthsOf) find it again.
+   */
+  private fieldSubset(names: readonly string[]): { name: string; boost: number }[] {
+    const k = names.join('\u0000');
+    let subset = this.subsets.get(k);
+    if (subset === undefined) {
+      subset = this.fields.filter((f) => names.includes(f.name));
+      if (this.subsets.size >= 64) this.subsets.clear();
+      this.subsets.set(k, subset);
+    }
+    return subset;
   }
 
   /** Text field names, most indexed tokens first (where a common term shows its df soonest). */
