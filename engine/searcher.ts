@@ -325,12 +325,13 @@ export class Searcher {
    * generated query is scored (default: all). The selected terms are cached per
    * source doc version across snapshots, and the unfiltered best matches per
    * snapshot once a second filter asks (similarity/mlt-cache.ts); either way the
-   * result is exactly the filtered query's for the selected terms.
+   * result is exactly the filtered query's for the selected terms. The source is a key or a hit
+   * (found by its ref when it came from this snapshot, else by its key).
    */
-  moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
+  moreLikeThis(source: string | Hit, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
     if (opts.filter !== undefined) this.validate(opts.filter);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
-    const loc = this.locate(key);
+    const loc = this.find(source);
     if (!loc || limit === 0) return [];
     const from = opts.fields ? this.fieldSubset(opts.fields) : this.fields;
     const okey = mltOptionsKey(from.map((f) => f.name), opts);
@@ -492,10 +493,13 @@ export class Searcher {
     return loc ? this.segments[loc.segment].keywords(field, loc.doc) : [];
   }
 
-  /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */
-  duplicatesOf(key: string, opts: { filter?: Filter; limit: number }): Hit[] {
+  /**
+   * Near-duplicates of `source` (a key, or a hit: see moreLikeThis) (SimHash distance <= 3),
+   * closest first; score = 1 - distance / 64.
+   */
+  duplicatesOf(source: string | Hit, opts: { filter?: Filter; limit: number }): Hit[] {
     if (opts.filter !== undefined) this.validate(opts.filter);
-    const loc = this.locate(key);
+    const loc = this.find(source);
     if (!loc) return [];
     const sig = this.segments[loc.segment].signature(loc.doc);
     const found: { g: number; distance: number }[] = [];
@@ -619,6 +623,11 @@ export class Searcher {
     Object.defineProperty(hit, LAZY, { value: lazy });
     Object.defineProperty(hit, 'stored', STORED_ACCESSOR);
     return hit;
+  }
+
+  /** The live doc of a key, or of a hit (see resolve). */
+  private find(source: string | Hit): { segment: number; doc: number } | null {
+    return typeof source === 'string' ? this.locate(source) : this.resolve(source);
   }
 
   /** The hit's doc in this snapshot (by ref when it came from this snapshot, else by key). */
