@@ -63,7 +63,7 @@ export class RelatedCache {
   private readonly stable: BoundedMap<string, StableSimilar>;
   private readonly reuse: StableReuse;
   /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
-  private readonly docs: BoundedMap<string, RelatedDoc>;
+  private readonly docs: BoundedMap<number, RelatedDoc>;
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
@@ -74,8 +74,23 @@ export class RelatedCache {
     this.docs = new BoundedMap(maxEntries);
   }
 
-  /** The id of one viewer's token set (sorted tokens); ids are never reused. */
+  /**
+   * The id of one viewer's token set (sorted tokens); ids are never reused. Remembered per
+   * array (token-set arrays are never changed once made: visibility.ts, the search workers).
+   */
   viewer(tokens: readonly string[]): number {
+    const known = this.byArray.get(tokens);
+    if (known !== undefined && known.epoch === this.epoch) return known.id;
+    const id = this.viewerOf(tokens);
+    this.byArray.set(tokens, { id, epoch: this.epoch });
+    return id;
+  }
+
+  private readonly byArray = new WeakMap<readonly string[], { id: number; epoch: number }>();
+  /** Bumped whenever the scopes are forgotten (their ids then name no cached entry). */
+  private epoch = 0;
+
+  private viewerOf(tokens: readonly string[]): number {
     const text = tokens.join('\n');
     let id = this.scopes.get(text);
     if (id === undefined) {
@@ -83,6 +98,7 @@ export class RelatedCache {
         this.scopes.clear();
         this.entries.clear();
         this.stable.clear();
+        this.epoch++;
       }
       id = this.nextScope++;
       this.scopes.set(text, id);
@@ -133,25 +149,35 @@ export class RelatedCache {
   }
 
   /**
-   * The related-document entry of a document version, read once: `id` names a
-   * segment's doc (segments are immutable, so the entry never changes). Entries
-   * say nothing about visibility; lists are filtered before entries are made.
+   * The kept related-document entry of a document version (segment id, segment-local doc), if
+   * any: segments are immutable, so the entry never changes. Entries say nothing about
+   * visibility; lists are filtered before entries are made.
    */
-  relatedDoc(id: string, make: () => RelatedDoc): RelatedDoc {
-    let d = this.docs.get(id);
-    if (d === undefined) this.keepDoc(id, (d = make()));
-    return d;
+  cachedDoc(segmentId: string, doc: number): RelatedDoc | undefined {
+    return this.docs.get(this.docId(segmentId, doc));
   }
 
-  /** The kept entry of `id` (see relatedDoc), if any. */
-  cachedDoc(id: string): RelatedDoc | undefined {
-    return this.docs.get(id);
+  /** Keeps the entry of a document version (see cachedDoc). */
+  keepDoc(segmentId: string, doc: number, d: RelatedDoc): void {
+    this.docs.set(this.docId(segmentId, doc), d);
   }
 
-  /** Keeps the entry of `id` (see relatedDoc). */
-  keepDoc(id: string, d: RelatedDoc): void {
-    this.docs.set(id, d);
+  /** Serial numbers of the segment ids seen (numeric keys hash without building a string). */
+  private readonly segmentSerials = new Map<string, number>();
+
+  private docId(segmentId: string, doc: number): number {
+    let serial = this.segmentSerials.get(segmentId);
+    if (serial === undefined) {
+      if (this.segmentSerials.size >= 1 << 20) {
+        this.segmentSerials.clear();
+        this.docs.clear();
+      }
+      this.segmentSerials.set(segmentId, (serial = this.nextSerial++));
+    }
+    return serial * 2 ** 32 + doc;
   }
+
+  private nextSerial = 0;
 
   get size(): number {
     return this.entries.size;
