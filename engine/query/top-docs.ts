@@ -8,8 +8,6 @@ export class TopDocs {
   readonly scores: Float64Array;
   readonly docs: Float64Array;
   size = 0;
-  /** Global docs offered already (seed.ts), whose further offers are ignored; null: none. */
-  skip: Set<number> | null = null;
 
   constructor(readonly k: number) {
     this.scores = new Float64Array(Math.max(1, k));
@@ -41,7 +39,7 @@ export class TopDocs {
   }
 
   offer(score: number, doc: number): void {
-    if (this.k === 0 || (this.skip !== null && this.skip.has(doc))) return;
+    if (this.k === 0) return;
     if (this.size < this.k) {
       let i = this.size++;
       this.scores[i] = score;
