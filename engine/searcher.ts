@@ -136,6 +136,8 @@ export class Searcher {
   private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
   /** The term weights of the last highlighted (query, field); see termWeights. */
   private lastWeights: { query: ParsedQuery; text: string; clauses: number; byField: Map<string, Map<string, number>> } | null = null;
+  /** Text-field subsets by their names (see fieldSubset). */
+  private readonly subsets = new Map<string, { name: string; boost: number }[]>();
   /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
   private readonly sigWords: (Uint32Array | false)[] = [];
 
@@ -323,14 +325,15 @@ export class Searcher {
    * generated query is scored (default: all). The selected terms are cached per
    * source doc version across snapshots, and the unfiltered best matches per
    * snapshot once a second filter asks (similarity/mlt-cache.ts); either way the
-   * result is exactly the filtered query's for the selected terms.
+   * result is exactly the filtered query's for the selected terms. The source is a key or a hit
+   * (found by its ref when it came from this snapshot, else by its key).
    */
-  moreLikeThis(key: string, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
+  moreLikeThis(source: string | Hit, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
     if (opts.filter !== undefined) this.validate(opts.filter);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
-    const loc = this.locate(key);
+    const loc = this.find(source);
     if (!loc || limit === 0) return [];
-    const from = opts.fields ? this.fields.filter((f) => opts.fields!.includes(f.name)) : this.fields;
+    const from = opts.fields ? this.fieldSubset(opts.fields) : this.fields;
     const okey = mltOptionsKey(from.map((f) => f.name), opts);
     const selected = this.mltTerms(loc, from, opts, okey);
     if (selected.terms.length === 0) return [];
@@ -490,10 +493,13 @@ export class Searcher {
     return loc ? this.segments[loc.segment].keywords(field, loc.doc) : [];
   }
 
-  /** Near-duplicates of `key` (SimHash distance <= 3), closest first; score = 1 - distance / 64. */
-  duplicatesOf(key: string, opts: { filter?: Filter; limit: number }): Hit[] {
+  /**
+   * Near-duplicates of `source` (a key, or a hit: see moreLikeThis) (SimHash distance <= 3),
+   * closest first; score = 1 - distance / 64.
+   */
+  duplicatesOf(source: string | Hit, opts: { filter?: Filter; limit: number }): Hit[] {
     if (opts.filter !== undefined) this.validate(opts.filter);
-    const loc = this.locate(key);
+    const loc = this.find(source);
     if (!loc) return [];
     const sig = this.segments[loc.segment].signature(loc.doc);
     const found: { g: number; distance: number }[] = [];
@@ -516,6 +522,21 @@ export class Searcher {
       { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
       { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0, exhaustiveMaxCost },
     );
+  }
+
+  /**
+   * The text fields named in `names` (schema order), the same array for the same names, so that
+   * per-fields-list memos of the scorers (field-lengths.ts docLengthsOf) find it again.
+   */
+  private fieldSubset(names: readonly string[]): { name: string; boost: number }[] {
+    const k = names.join('\u0000');
+    let subset = this.subsets.get(k);
+    if (subset === undefined) {
+      subset = this.fields.filter((f) => names.includes(f.name));
+      if (this.subsets.size >= 64) this.subsets.clear();
+      this.subsets.set(k, subset);
+    }
+    return subset;
   }
 
   /** Text field names, most indexed tokens first (where a common term shows its df soonest). */
@@ -602,6 +623,11 @@ export class Searcher {
     Object.defineProperty(hit, LAZY, { value: lazy });
     Object.defineProperty(hit, 'stored', STORED_ACCESSOR);
     return hit;
+  }
+
+  /** The live doc of a key, or of a hit (see resolve). */
+  private find(source: string | Hit): { segment: number; doc: number } | null {
+    return typeof source === 'string' ? this.locate(source) : this.resolve(source);
   }
 
   /** The hit's doc in this snapshot (by ref when it came from this snapshot, else by key). */

@@ -52,9 +52,21 @@ function pushTrimmed(text: string, s: number, e: number, out: [number, number][]
   if (e > s) out.push([s, e]);
 }
 
+/** Token order of match ranges: by start, the longer first. */
+const byStart = (a: Token, b: Token): number => a.start - b.start || b.end - a.end;
+
 /** Merge matched token offsets (sorted, overlapping/adjacent compound parts joined). */
 function matchRanges(tokens: readonly Token[], weights: ReadonlyMap<string, number>): { s: number; e: number; term: string }[] {
-  const hits = tokens.filter((t) => weights.has(t.term)).sort((a, b) => a.start - b.start || b.end - a.end);
+  const hits: Token[] = [];
+  let sorted = true;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!weights.has(t.term)) continue;
+    if (sorted && hits.length > 0 && byStart(hits[hits.length - 1], t) > 0) sorted = false;
+    hits.push(t);
+  }
+  // (a stable sort leaves tokens already in this order as they are)
+  if (!sorted) hits.sort(byStart);
   const out: { s: number; e: number; term: string }[] = [];
   for (const t of hits) {
     const last = out[out.length - 1];
@@ -83,6 +95,7 @@ export function highlightText(
   let mi = 0;
   for (const [ss, se] of splitSentences(text)) {
     while (mi < matches.length && matches[mi].s < ss) mi++;
+    if (mi >= matches.length || matches[mi].e > se) continue;
     const inside: { s: number; e: number; term: string }[] = [];
     for (let j = mi; j < matches.length && matches[j].e <= se; j++) inside.push(matches[j]);
     if (inside.length === 0) continue;

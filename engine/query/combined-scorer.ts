@@ -23,7 +23,7 @@ import { acquireScratch, releaseScratch, scoreRangeByDoc } from './bulk-window.t
 import type { Scorer } from './scorers.ts';
 import { addCombinedScores } from './sparse-exhaustive.ts';
 import type { ScoreTable } from './sparse-exhaustive.ts';
-import { docLengthsOf, filterMinsFor, impactPairs, maxFreqAtNorm, minLength, rangeMin } from './field-lengths.ts';
+import { filterMinsFor, impactPairs, maxFreqAtNorm, rangeMin, segmentLengths } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 
 export type { FieldLengths } from './field-lengths.ts';
@@ -78,17 +78,23 @@ export class CombinedScorer implements Scorer {
     /** Every text field of the schema, fixed order: the doc length is summed over all of them. */
     private readonly fields: readonly FieldLengths[],
   ) {
-    this.cursors = postings.map((p) => new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)));
-    this.leading = this.cursors;
-    this.cost = postings.reduce((a, p) => a + p.it.cost(), 0);
+    const cursors: FieldCursor[] = [];
+    let cost = 0;
+    for (const p of postings) {
+      cursors.push(new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)));
+      cost += p.it.cost();
+    }
+    this.cursors = cursors;
+    this.leading = cursors;
+    this.cost = cost;
     this.maxScore = w.weight;
-    this.norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
-    this.lengths = reader.norms ? docLengthsOf(fields, this.norms) : null;
+    const seg = segmentLengths(fields, reader);
+    this.norms = seg.norms;
+    this.lengths = seg.lengths;
     // Every doc's dl includes each field's weighted length, at least the field's minimum
     // in this segment: bounds add the minima of the fields outside the subset they cover.
-    const mins = this.norms.map((n, i) => fields[i].boost * minLength(n));
-    this.minTotal = mins.reduce((a, b) => a + b, 0);
-    for (const c of this.cursors) c.minLength = c.field >= 0 ? mins[c.field] : this.minTotal;
+    this.minTotal = seg.minTotal;
+    for (const c of cursors) c.minLength = c.field >= 0 ? seg.mins[c.field] : this.minTotal;
   }
 
   /** Σ over all fields of boost × the field's minimum length in the segment. */

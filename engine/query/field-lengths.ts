@@ -83,6 +83,41 @@ export function docLengthsOf(fields: readonly FieldLengths[], norms: readonly (U
 
 const docLengthsByFields = new WeakMap<readonly FieldLengths[], WeakMap<Uint8Array, Float64Array>>();
 
+/** What a combined scorer needs of a segment for a fields list (see segmentLengths). */
+export interface SegmentLengths {
+  /** Per field: the segment's norms (null where it has none, or when the reader has no norms at all). */
+  norms: (Uint8Array | null)[];
+  /** docLengthsOf(fields, norms), null when the reader has no norms or no field has any. */
+  lengths: Float64Array | null;
+  /** Per field: boost × the field's minimum length in the segment. */
+  mins: Float64Array;
+  /** Σ mins, summed in field order from 0. */
+  minTotal: number;
+}
+
+const segmentLengthsCache = new WeakMap<readonly FieldLengths[], WeakMap<SegmentReader, SegmentLengths>>();
+
+/**
+ * The norms, doc lengths and minimum lengths of `reader` for `fields`, computed once per
+ * (fields list, segment reader): both are immutable, and the scorers of every query over
+ * that list (a searcher's) open on the same segments.
+ */
+export function segmentLengths(fields: readonly FieldLengths[], reader: SegmentReader): SegmentLengths {
+  let byReader = segmentLengthsCache.get(fields);
+  if (byReader === undefined) segmentLengthsCache.set(fields, (byReader = new WeakMap()));
+  let e = byReader.get(reader);
+  if (e === undefined) {
+    const norms = fields.map((f) => (reader.norms ? reader.norms(f.name) : null));
+    const lengths = reader.norms ? docLengthsOf(fields, norms) : null;
+    const mins = Float64Array.from(norms.map((n, i) => fields[i].boost * minLength(n)));
+    let minTotal = 0;
+    for (let i = 0; i < mins.length; i++) minTotal += mins[i];
+    e = { norms, lengths, mins, minTotal };
+    byReader.set(reader, e);
+  }
+  return e;
+}
+
 /**
  * Per filter bitset (one segment's): the smallest weighted doc length among
  * the docs it accepts, per bitset word (32 docs) and per group of 64 words,

@@ -59,10 +59,23 @@ export interface PlanContext {
 /**
  * Terms known to be absent from a segment, per (immutable) segment reader, so
  * that later searchers of the same snapshot skip their dictionary lookups.
- * Bounded: a segment's set is dropped when it reaches ABSENT_LIMIT entries.
+ * Bounded: a segment's sets are dropped when one reaches ABSENT_LIMIT entries.
  */
-const absentTerms = new WeakMap<SegmentReader, Set<string>>();
+const absentTerms = new WeakMap<SegmentReader, Map<string, Set<string>>>();
 const ABSENT_LIMIT = 50_000;
+/** The set of `field`'s terms known absent from `seg` (all fields' sets start over past ABSENT_LIMIT terms). */
+function absentIn(seg: SegmentReader, field: string): Set<string> {
+  let byField = absentTerms.get(seg);
+  if (byField === undefined) absentTerms.set(seg, (byField = new Map()));
+  let set = byField.get(field);
+  if (set === undefined) byField.set(field, (set = new Set()));
+  else if (set.size >= ABSENT_LIMIT) {
+    byField.clear();
+    byField.set(field, (set = new Set()));
+  }
+  return set;
+}
+
 /** Entries of GlobalStats' memo of capped document frequencies before it is cleared. */
 const CAPPED_LIMIT = 200_000;
 /** (field, term) pairs whose per-segment dfs a GlobalStats memoises before starting over. */
@@ -77,12 +90,22 @@ interface TermDfs {
 
 /** Global statistics, memoised per searcher. */
 export class GlobalStats {
-  private readonly df = new Map<string, TermDfs>();
+  /** Per field, per term (two levels: no key string is built per lookup). */
+  private df = new Map<string, Map<string, TermDfs>>();
+  /** Entries of `df` in all. */
+  private dfSize = 0;
   private readonly fieldStats = new Map<string, { docCount: number; avgdl: number }>();
   private readonly capped = new Map<string, { df: number; exact: boolean }>();
   private bySize: number[] | undefined;
 
   constructor(private readonly segments: readonly SegmentReader[]) {}
+
+  /** The memo of `field`'s terms. */
+  private dfOf(field: string): Map<string, TermDfs> {
+    let m = this.df.get(field);
+    if (m === undefined) this.df.set(field, (m = new Map()));
+    return m;
+  }
 
   field(field: string): { docCount: number; avgdl: number } {
     let f = this.fieldStats.get(field);
@@ -113,9 +136,9 @@ export class GlobalStats {
    * Dictionary lookups only (no postings opened); bounded memo per searcher.
    */
   docFreqAtMost(field: string, term: string, atMost: number): number {
-    const k = `${field}\u0000${term}`;
-    const memo = this.df.get(k);
+    const memo = this.dfOf(field).get(term);
     if (memo !== undefined) return memo.per[memo.per.length - 1];
+    const k = `${field}\u0000${term}`;
     const known = this.capped.get(k);
     if (known !== undefined && (known.exact || known.df > atMost)) return known.df;
     const order = (this.bySize ??= this.segments.map((_, i) => i).sort((a, b) => this.segments[b].maxDoc - this.segments[a].maxDoc || a - b));
@@ -134,7 +157,7 @@ export class GlobalStats {
     if (exact) {
       // Complete per-segment dfs: later plans of this term skip the segments without it.
       per[this.segments.length] = sum;
-      this.remember(k, { per, open: null });
+      this.remember(field, term, { per, open: null });
       return sum;
     }
     if (this.capped.size >= CAPPED_LIMIT) this.capped.clear();
@@ -159,15 +182,19 @@ export class GlobalStats {
   }
 
   /** Memoise per-segment dfs; past DF_LIMIT terms the memo (and unused postings) start over. */
-  private remember(k: string, e: TermDfs): void {
-    if (this.df.size >= DF_LIMIT) this.df.clear();
-    this.df.set(k, e);
+  private remember(field: string, term: string, e: TermDfs): void {
+    if (this.dfSize >= DF_LIMIT) {
+      this.df = new Map();
+      this.dfSize = 0;
+    }
+    const m = this.dfOf(field);
+    if (!m.has(term)) this.dfSize++;
+    m.set(term, e);
   }
 
   /** Per-segment dfs followed by their sum (memoised), with the postings opened to count them. */
   private perSegment(field: string, term: string): TermDfs {
-    const k = `${field}\u0000${term}`;
-    let e = this.df.get(k);
+    let e = this.df.get(field)?.get(term);
     if (e === undefined) {
       const n = this.segments.length;
       const per = new Float64Array(n + 1);
@@ -178,90 +205,103 @@ export class GlobalStats {
         // iterator is kept for the first scorer that needs it.
         const seg = this.segments[i];
         let absent = absentTerms.get(seg);
-        if (absent !== undefined && absent.has(k)) continue;
+        if (absent !== undefined && absent.get(field)?.has(term) === true) continue;
         const it = seg.postings(field, term, false);
         const df = it ? it.cost() : 0;
         if (it) open[i] = it;
-        else {
-          if (absent === undefined || absent.size >= ABSENT_LIMIT) absentTerms.set(seg, (absent = new Set()));
-          absent.add(k);
-        }
+        else absentIn(seg, field).add(term);
         per[i] = df;
         sum += df;
       }
       per[n] = sum;
-      this.remember(k, (e = { per, open }));
+      this.remember(field, term, (e = { per, open }));
     }
     return e;
   }
 }
 
+/** The pseudo-field statistics of combined (BM25F) scoring: max docCount and Σ boost · sumTotalTermFreq over the fields. */
+function combinedStats(ctx: PlanContext, stats: GlobalStats): { docCount: number; sumW: number } {
+  let docCount = 0;
+  let sumW = 0;
+  for (const f of ctx.fields) {
+    const fs = stats.field(f.name);
+    docCount = Math.max(docCount, fs.docCount);
+    sumW += f.boost * fs.avgdl * fs.docCount;
+  }
+  return { docCount, sumW };
+}
+
+/** One 'combined' unit of a word's alternatives (none when no field has any of them). */
+function combinedUnits(terms: string[], boost: number, ctx: PlanContext, stats: GlobalStats, combined: { docCount: number; sumW: number }): Unit[] {
+  const { docCount, sumW } = combined;
+  if (docCount === 0) return [];
+  const alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] = [];
+  for (const term of new Set(terms)) {
+    let df = 0;
+    const fields: { name: string; boost: number }[] = [];
+    for (const f of ctx.fields) {
+      const d = stats.docFreq(f.name, term);
+      if (d > 0 && f.boost > 0) fields.push(f);
+      df = Math.max(df, d);
+    }
+    if (fields.length === 0) continue;
+    const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount, avgFieldLength: sumW / docCount, boost });
+    alts.push({ term, w, fields });
+  }
+  return alts.length > 0 ? [{ kind: 'combined', allFields: ctx.fields, alts }] : [];
+}
+
+/** One 'terms' unit per field with any of the word's alternatives (FieldScoring 'sum'). */
+function fieldUnits(terms: string[], boost: number, ctx: PlanContext, stats: GlobalStats): Unit[] {
+  const out: Unit[] = [];
+  for (const f of ctx.fields) {
+    const fs = stats.field(f.name);
+    if (fs.docCount === 0) continue;
+    const alts: { term: string; w: TermWeight; lengths: Float64Array }[] = [];
+    for (const term of new Set(terms)) {
+      const df = stats.docFreq(f.name, term);
+      if (df === 0) continue;
+      const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount: fs.docCount, avgFieldLength: fs.avgdl, boost: f.boost * boost });
+      alts.push({ term, w, lengths: lengthTable(w) });
+    }
+    if (alts.length > 0) out.push({ kind: 'terms', field: f.name, alts });
+  }
+  return out;
+}
+
+/** One 'phrase' unit per field where every slot has a term. */
+function phraseUnits(slots: PhraseSlot[], boost: number, ctx: PlanContext, stats: GlobalStats): Unit[] {
+  const out: Unit[] = [];
+  for (const f of ctx.fields) {
+    const fs = stats.field(f.name);
+    if (fs.docCount === 0) continue;
+    let idfSum = 0;
+    let possible = true;
+    for (const slot of slots) {
+      let maxDf = 0;
+      for (const t of slot.terms) maxDf = Math.max(maxDf, stats.docFreq(f.name, t));
+      if (maxDf === 0) possible = false;
+      idfSum += Math.log(1 + (fs.docCount - maxDf + 0.5) / (maxDf + 0.5));
+    }
+    if (!possible) continue;
+    const unit = bm25TermWeight(ctx.bm25, { docFreq: 0, docCount: 0, avgFieldLength: fs.avgdl, boost: f.boost });
+    unit.weight = f.boost * boost * idfSum * (ctx.bm25.k1 + 1);
+    out.push({ kind: 'phrase', field: f.name, slots, w: unit });
+  }
+  return out;
+}
+
 export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats): QueryPlan {
   const plan: QueryPlan = { scoring: [], required: [], excluded: [], impossible: false, empty: q.clauses.length === 0 && q.text.trim() === '' };
-  const combinedUnits = (terms: string[], boost: number): Unit[] => {
-    let docCount = 0;
-    let sumW = 0;
-    for (const f of ctx.fields) {
-      const fs = stats.field(f.name);
-      docCount = Math.max(docCount, fs.docCount);
-      sumW += f.boost * fs.avgdl * fs.docCount;
-    }
-    if (docCount === 0) return [];
-    const alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] = [];
-    for (const term of new Set(terms)) {
-      let df = 0;
-      const fields: { name: string; boost: number }[] = [];
-      for (const f of ctx.fields) {
-        const d = stats.docFreq(f.name, term);
-        if (d > 0 && f.boost > 0) fields.push(f);
-        df = Math.max(df, d);
-      }
-      if (fields.length === 0) continue;
-      const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount, avgFieldLength: sumW / docCount, boost });
-      alts.push({ term, w, fields });
-    }
-    return alts.length > 0 ? [{ kind: 'combined', allFields: ctx.fields, alts }] : [];
-  };
-  const wordUnits = (terms: string[], boost: number): Unit[] => {
-    if ((ctx.fieldScoring ?? 'combined') === 'combined') return combinedUnits(terms, boost);
-    const out: Unit[] = [];
-    for (const f of ctx.fields) {
-      const fs = stats.field(f.name);
-      if (fs.docCount === 0) continue;
-      const alts: { term: string; w: TermWeight; lengths: Float64Array }[] = [];
-      for (const term of new Set(terms)) {
-        const df = stats.docFreq(f.name, term);
-        if (df === 0) continue;
-        const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount: fs.docCount, avgFieldLength: fs.avgdl, boost: f.boost * boost });
-        alts.push({ term, w, lengths: lengthTable(w) });
-      }
-      if (alts.length > 0) out.push({ kind: 'terms', field: f.name, alts });
-    }
-    return out;
-  };
-  const phraseUnits = (slots: PhraseSlot[], boost: number): Unit[] => {
-    const out: Unit[] = [];
-    for (const f of ctx.fields) {
-      const fs = stats.field(f.name);
-      if (fs.docCount === 0) continue;
-      let idfSum = 0;
-      let possible = true;
-      for (const slot of slots) {
-        let maxDf = 0;
-        for (const t of slot.terms) maxDf = Math.max(maxDf, stats.docFreq(f.name, t));
-        if (maxDf === 0) possible = false;
-        idfSum += Math.log(1 + (fs.docCount - maxDf + 0.5) / (maxDf + 0.5));
-      }
-      if (!possible) continue;
-      const unit = bm25TermWeight(ctx.bm25, { docFreq: 0, docCount: 0, avgFieldLength: fs.avgdl, boost: f.boost });
-      unit.weight = f.boost * boost * idfSum * (ctx.bm25.k1 + 1);
-      out.push({ kind: 'phrase', field: f.name, slots, w: unit });
-    }
-    return out;
-  };
+  const byCombined = (ctx.fieldScoring ?? 'combined') === 'combined';
+  // the same for every word of the query (fields and snapshot statistics are fixed)
+  let combined: { docCount: number; sumW: number } | null = null;
+  const wordUnits = (terms: string[], boost: number): Unit[] =>
+    byCombined ? combinedUnits(terms, boost, ctx, stats, (combined ??= combinedStats(ctx, stats))) : fieldUnits(terms, boost, ctx, stats);
   for (const c of mergeDuplicates(q.clauses)) {
     const boost = c.boost ?? 1;
-    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost) : phraseUnits(c.slots, boost);
+    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost) : phraseUnits(c.slots, boost, ctx, stats);
     if (c.occur === 'mustNot') {
       if (units.length > 0) plan.excluded.push(units);
       continue;

@@ -45,28 +45,47 @@ export function candidateList(hits: readonly { score: number; doc: number }[], a
   return { docs, scores, complete: hits.length < asked };
 }
 
-/** A bounded map with least-recently-used eviction. */
+/**
+ * A bounded map with least-recently-used eviction, in bulk: entries live in two
+ * generations; new and read entries go to the young one, which becomes the old one
+ * once it holds half the bound (the previous old one is dropped whole). O(1) per
+ * operation (evicting a Map's first key after deletes walks V8's deleted slots).
+ */
 export class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(readonly maxEntries: number) {}
+  private young = new Map<string, V>();
+  private old = new Map<string, V>();
+  private readonly half: number;
+
+  constructor(readonly maxEntries: number) {
+    this.half = Math.max(1, Math.floor(maxEntries / 2));
+  }
 
   get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
+    const v = this.young.get(key);
+    if (v !== undefined) return v;
+    const o = this.old.get(key);
+    if (o !== undefined) {
+      this.old.delete(key);
+      this.put(key, o);
     }
-    return v;
+    return o;
   }
 
   set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value!);
+    this.old.delete(key);
+    this.put(key, value);
   }
 
   get size(): number {
-    return this.map.size;
+    return this.young.size + this.old.size;
+  }
+
+  private put(key: string, value: V): void {
+    if (!this.young.has(key) && this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
   }
 }
 

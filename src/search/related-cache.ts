@@ -5,7 +5,8 @@
  * are keyed by (snapshot generation, token-set id, document key): a commit or
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
- * Least recently used entries are evicted past `maxEntries`. A second map keeps
+ * Least recently used entries are evicted past `maxEntries` (bounded-map.ts: in bulk,
+ * by generations). A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
  *
@@ -19,6 +20,7 @@
  * list may miss a document committed after it was made, never shows one the
  * viewer cannot see or that is deleted.
  */
+import { BoundedMap } from './bounded-map.ts';
 import type { RelatedDoc } from './result.ts';
 
 export interface RelatedLists {
@@ -57,20 +59,38 @@ interface StableSimilar {
 }
 
 export class RelatedCache {
-  private readonly entries = new Map<string, RelatedLists>();
-  private readonly stable = new Map<string, StableSimilar>();
+  private readonly entries: BoundedMap<string, RelatedLists>;
+  private readonly stable: BoundedMap<string, StableSimilar>;
   private readonly reuse: StableReuse;
   /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
-  private readonly docs = new Map<string, RelatedDoc>();
+  private readonly docs: BoundedMap<number, RelatedDoc>;
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
-  constructor(private readonly maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
+  constructor(maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
     this.reuse = { minDocs: 10_000, maxDrift: 0.02, maxAgeMs: 60_000, ...reuse };
+    this.entries = new BoundedMap(maxEntries);
+    this.stable = new BoundedMap(maxEntries);
+    this.docs = new BoundedMap(maxEntries);
   }
 
-  /** The id of one viewer's token set (sorted tokens); ids are never reused. */
+  /**
+   * The id of one viewer's token set (sorted tokens); ids are never reused. Remembered per
+   * array (token-set arrays are never changed once made: visibility.ts, the search workers).
+   */
   viewer(tokens: readonly string[]): number {
+    const known = this.byArray.get(tokens);
+    if (known !== undefined && known.epoch === this.epoch) return known.id;
+    const id = this.viewerOf(tokens);
+    this.byArray.set(tokens, { id, epoch: this.epoch });
+    return id;
+  }
+
+  private readonly byArray = new WeakMap<readonly string[], { id: number; epoch: number }>();
+  /** Bumped whenever the scopes are forgotten (their ids then name no cached entry). */
+  private epoch = 0;
+
+  private viewerOf(tokens: readonly string[]): number {
     const text = tokens.join('\n');
     let id = this.scopes.get(text);
     if (id === undefined) {
@@ -78,6 +98,7 @@ export class RelatedCache {
         this.scopes.clear();
         this.entries.clear();
         this.stable.clear();
+        this.epoch++;
       }
       id = this.nextScope++;
       this.scopes.set(text, id);
@@ -111,62 +132,52 @@ export class RelatedCache {
       this.stable.delete(k);
       return undefined;
     }
-    this.stable.delete(k);
-    this.stable.set(k, e);
     return e.items.map((i) => i.entry);
   }
 
   setSimilar(viewer: number, source: DocVersion, made: SnapshotInfo, items: { entry: RelatedDoc; version: DocVersion }[]): void {
     const k = `${viewer}|${source.segmentId}|${source.doc}`;
-    this.stable.delete(k);
     this.stable.set(k, { made, items });
-    if (this.stable.size > this.maxEntries) this.stable.delete(this.stable.keys().next().value!);
   }
 
   get(scope: string, key: string): RelatedLists | undefined {
-    const k = scope + key;
-    const hit = this.entries.get(k);
-    if (hit) {
-      this.entries.delete(k);
-      this.entries.set(k, hit);
-    }
-    return hit;
+    return this.entries.get(scope + key);
   }
 
   set(scope: string, key: string, lists: RelatedLists): void {
-    const k = scope + key;
-    this.entries.delete(k);
-    this.entries.set(k, lists);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    this.entries.set(scope + key, lists);
   }
 
   /**
-   * The related-document entry of a document version, read once: `id` names a
-   * segment's doc (segments are immutable, so the entry never changes). Entries
-   * say nothing about visibility; lists are filtered before entries are made.
+   * The kept related-document entry of a document version (segment id, segment-local doc), if
+   * any: segments are immutable, so the entry never changes. Entries say nothing about
+   * visibility; lists are filtered before entries are made.
    */
-  relatedDoc(id: string, make: () => RelatedDoc): RelatedDoc {
-    let d = this.docs.get(id);
-    if (d === undefined) this.keepDoc(id, (d = make()));
-    return d;
+  cachedDoc(segmentId: string, doc: number): RelatedDoc | undefined {
+    return this.docs.get(this.docId(segmentId, doc));
   }
 
-  /** The kept entry of `id` (see relatedDoc), if any. */
-  cachedDoc(id: string): RelatedDoc | undefined {
-    return this.docs.get(id);
+  /** Keeps the entry of a document version (see cachedDoc). */
+  keepDoc(segmentId: string, doc: number, d: RelatedDoc): void {
+    this.docs.set(this.docId(segmentId, doc), d);
   }
 
-  /** Keeps the entry of `id` (see relatedDoc). */
-  keepDoc(id: string, d: RelatedDoc): void {
-    if (this.docs.size >= this.maxEntries) {
-      const oldest = this.docs.keys().next().value;
-      if (oldest !== undefined) this.docs.delete(oldest);
+  /** Serial numbers of the segment ids seen (numeric keys hash without building a string). */
+  private readonly segmentSerials = new Map<string, number>();
+
+  private docId(segmentId: string, doc: number): number {
+    let serial = this.segmentSerials.get(segmentId);
+    if (serial === undefined) {
+      if (this.segmentSerials.size >= 1 << 20) {
+        this.segmentSerials.clear();
+        this.docs.clear();
+      }
+      this.segmentSerials.set(segmentId, (serial = this.nextSerial++));
     }
-    this.docs.set(id, d);
+    return serial * 2 ** 32 + doc;
   }
+
+  private nextSerial = 0;
 
   get size(): number {
     return this.entries.size;

@@ -87,9 +87,8 @@ function related(key: string, stored: Record<string, unknown>): RelatedDoc {
 function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
   const store = ctx.cache?.store;
   if (!store || !h.ref) return related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS));
-  const id = `${h.ref.segmentId}\u0000${h.ref.doc}`;
-  let d = store.cachedDoc(id);
-  if (d === undefined) store.keepDoc(id, (d = related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS))));
+  let d = store.cachedDoc(h.ref.segmentId, h.ref.doc);
+  if (d === undefined) store.keepDoc(h.ref.segmentId, h.ref.doc, (d = related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS))));
   return d;
 }
 
@@ -121,7 +120,7 @@ function relatedLists(ctx: RecordContext, hit: Hit, thread: string | undefined):
   const cached = ctx.cache?.store.get(ctx.cache.scope, key);
   if (cached) return cached;
   const { searcher, visibility } = ctx;
-  const duplicates = searcher.duplicatesOf(key, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => relatedHit(ctx, d));
+  const duplicates = searcher.duplicatesOf(hit, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => relatedHit(ctx, d));
   // Near-duplicates would top the similar list: ask for enough to fill it without them.
   const dupKeys = new Set(duplicates.map((d) => d.id));
   const stable = ctx.cache?.viewer !== undefined && hit.ref ? { store: ctx.cache.store, viewer: ctx.cache.viewer, source: { segmentId: hit.ref.segmentId, doc: hit.ref.doc } } : null;
@@ -131,7 +130,7 @@ function relatedLists(ctx: RecordContext, hit: Hit, thread: string | undefined):
   if (!similar) {
     // Stored payloads are read (decompressed) only for the entries kept.
     const found = searcher
-      .moreLikeThis(key, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
+      .moreLikeThis(hit, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
       .filter((d) => !dupKeys.has(d.key))
       .slice(0, RELATED_LIMITS.similar);
     const items = found.map((d) => ({ entry: relatedHit(ctx, d), version: { segmentId: d.ref.segmentId, doc: d.ref.doc } }));
