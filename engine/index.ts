@@ -34,6 +34,7 @@ export { ANALYSIS_VERSION } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
 export { hammingDistance, simhash } from './similarity/simhash.ts';
 export { startModuleWorker } from './worker-start.ts';
+export { BoundedMap } from './bounded-map.ts';
 
 export interface OpenIndexOptions {
   directory: Directory;

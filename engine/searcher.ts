@@ -28,7 +28,8 @@ import type { SummaryOptions } from './highlight/summary.ts';
 import { halvesDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
 import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
-import { candidateList, Lru, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
+import { candidateList, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
+import { BoundedMap } from './bounded-map.ts';
 import type { MltCandidateList, SelectedTerms } from './similarity/mlt-cache.ts';
 
 export interface SearchSchema {
@@ -125,7 +126,7 @@ export class Searcher {
   private bySize: string[] | undefined;
   private bySegmentSize: SegmentReader[] | undefined;
   /** Per source doc: the filter key of its first more-like-this, then (from a second filter on) its candidates. */
-  private readonly mltCandidates = new Lru<MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
+  private readonly mltCandidates = new BoundedMap<string, MltCandidateList | string>(MLT_CANDIDATE_ENTRIES);
   private segmentIds: Map<string, number> | undefined;
   private readonly filterKeys = new Map<string, string>();
   /** Filter objects validated already (see validate). */

@@ -16,6 +16,7 @@
  *   when enough survive, or when the list holds every match.
  * Both are bounded; least recently used entries are evicted first.
  */
+import { BoundedMap } from '../bounded-map.ts';
 import type { Language } from '../analysis/types.ts';
 import type { MoreLikeThisOptions } from './more-like-this.ts';
 
@@ -45,50 +46,6 @@ export function candidateList(hits: readonly { score: number; doc: number }[], a
   return { docs, scores, complete: hits.length < asked };
 }
 
-/**
- * A bounded map with least-recently-used eviction, in bulk: entries live in two
- * generations; new and read entries go to the young one, which becomes the old one
- * once it holds half the bound (the previous old one is dropped whole). O(1) per
- * operation (evicting a Map's first key after deletes walks V8's deleted slots).
- */
-export class Lru<V> {
-  private young = new Map<string, V>();
-  private old = new Map<string, V>();
-  private readonly half: number;
-
-  constructor(readonly maxEntries: number) {
-    this.half = Math.max(1, Math.floor(maxEntries / 2));
-  }
-
-  get(key: string): V | undefined {
-    const v = this.young.get(key);
-    if (v !== undefined) return v;
-    const o = this.old.get(key);
-    if (o !== undefined) {
-      this.old.delete(key);
-      this.put(key, o);
-    }
-    return o;
-  }
-
-  set(key: string, value: V): void {
-    this.old.delete(key);
-    this.put(key, value);
-  }
-
-  get size(): number {
-    return this.young.size + this.old.size;
-  }
-
-  private put(key: string, value: V): void {
-    if (!this.young.has(key) && this.young.size >= this.half) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(key, value);
-  }
-}
-
 export interface MltTermsCacheOptions {
   /** Entries kept. Default 100,000. */
   maxEntries: number;
@@ -99,12 +56,12 @@ export interface MltTermsCacheOptions {
 }
 
 export class MltTermsCache {
-  private readonly lru: Lru<SelectedTerms>;
+  private readonly lru: BoundedMap<string, SelectedTerms>;
   private readonly o: MltTermsCacheOptions;
 
   constructor(options: Partial<MltTermsCacheOptions> = {}) {
     this.o = { maxEntries: 100_000, minReuseDocs: 10_000, maxDrift: 0.02, ...options };
-    this.lru = new Lru(this.o.maxEntries);
+    this.lru = new BoundedMap(this.o.maxEntries);
   }
 
   /** Selected terms of `key` still usable at (generation, numDocs), else undefined. */

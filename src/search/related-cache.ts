@@ -20,7 +20,7 @@
  * list may miss a document committed after it was made, never shows one the
  * viewer cannot see or that is deleted.
  */
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from '../../engine/index.ts';
 import type { RelatedDoc } from './result.ts';
 
 export interface RelatedLists {
