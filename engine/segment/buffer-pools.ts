@@ -53,47 +53,32 @@ export function giveChunk(c: Int32Array): void {
   else if (c.byteLength === c.buffer.byteLength && chunkPool.length < CHUNK_POOL_MAX) chunkPool.push(c);
 }
 
-/**
- * Pool of large Int32Arrays (flush scratch) reused across flushes, so a long indexing run does
- * not allocate and free tens of MB per flush (which inflates RSS).
- */
-const logPool: Int32Array[] = [];
-const POOL_MAX = 1;
-
 /** Drops pooled arrays, log chunks and flush scratch (called after a commit: an idle index should not hold flush scratch). */
 export function releasePooledLogs(): void {
   slab = null;
   slabChunks.length = 0;
   slabSortTaken = false;
-  logPool.length = 0;
   chunkPool.length = 0;
   spareState = null;
   spareMaps.length = 0;
   releaseScratch();
 }
 
-/** A pooled array of at least `min` ints; new ones get 1/8 headroom, so the next flush (of about the same size) reuses it. */
+/**
+ * The flush's sort array, at least `min` ints: the slab's sort region, or (when that is taken or
+ * too small: a buffer far beyond the default limits) an array of its own.
+ */
 export function takeLog(min: number): Int32Array {
   if (!slabSortTaken && min * 4 <= SLAB_BYTES - SLAB_SORT_OFFSET) {
     slabSortTaken = true;
     return new Int32Array(currentSlab(), SLAB_SORT_OFFSET, min);
   }
-  for (let i = 0; i < logPool.length; i++) {
-    if (logPool[i].length >= min) return logPool.splice(i, 1)[0];
-  }
-  return new Int32Array(Math.ceil((min + (min >>> 3)) / LOG_CHUNK_INTS) * LOG_CHUNK_INTS);
+  return new Int32Array(min);
 }
 
-/** Returns a takeLog array for the next flush. */
+/** Gives a takeLog array back. */
 export function giveLog(a: Int32Array): void {
-  if (a.buffer === slab) {
-    slabSortTaken = false;
-    return;
-  }
-  if (a.length < 1 << 16 || a.byteLength !== a.buffer.byteLength) return;
-  logPool.push(a);
-  logPool.sort((x, y) => x.length - y.length);
-  if (logPool.length > POOL_MAX) logPool.shift();
+  if (a.buffer === slab) slabSortTaken = false;
 }
 
 /**
