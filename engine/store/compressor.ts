@@ -53,13 +53,14 @@ export const IDLE_MS = 10_000;
 
 /**
  * Receives a block's result: its compressed bytes (a view that is valid only during the call: copy
- * it), or the error that failed it.
+ * it), or the error that failed it, and the tag the block was submitted with.
  */
-export type BlockSink = (out: Uint8Array | null, err?: Error) => void;
+export type BlockSink = (out: Uint8Array | null, err: Error | undefined, tag: number) => void;
 
+/** A pending block: the sink its result goes to, with the caller's tag. */
 interface Job {
-  resolve: (out: Uint8Array) => void;
-  reject: (err: Error) => void;
+  sink: BlockSink;
+  tag: number;
 }
 
 interface Channel {
@@ -213,7 +214,7 @@ function retire(c: Channel, err: Error): void {
   const jobs = c.jobs.slice(c.first);
   c.jobs = [];
   c.first = 0;
-  for (const job of jobs) job.reject(err);
+  for (const job of jobs) job.sink(null, err, job.tag);
   c.worker.unref();
 }
 
@@ -231,8 +232,8 @@ function collect(c: Channel): void {
     }
     const job = c.jobs[c.first];
     c.jobs[c.first++] = undefined as unknown as Job;
-    if (len === -2) job.reject(new Error('compression failed'));
-    else job.resolve(c.out8.subarray(off + 4, off + 4 + len));
+    if (len === -2) job.sink(null, new Error('compression failed'), job.tag);
+    else job.sink(c.out8.subarray(off + 4, off + 4 + len), undefined, job.tag);
     tail = (tail + 4 + ((Math.max(len, 0) + 3) & ~3)) | 0;
   }
   c.outTail = tail;
@@ -295,15 +296,15 @@ function wakeWorker(c: Channel): void {
   if (Atomics.load(c.ctl, WORKER_IDLE) === 1) Atomics.notify(c.ctl, IN_HEAD);
 }
 
-function compressInline(data: Uint8Array, sink: BlockSink): void {
+function compressInline(data: Uint8Array, sink: BlockSink, tag: number): void {
   let out: Uint8Array;
   try {
     out = deflateRawSync(data, { level: DEFLATE_LEVEL });
   } catch (err) {
-    sink(null, err as Error);
+    sink(null, err as Error, tag);
     return;
   }
-  sink(out);
+  sink(out, undefined, tag);
 }
 
 /**
@@ -316,24 +317,25 @@ export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
- * Compresses `data` like compressBlock, handing the result to `sink`: at once when compressed
+ * Compresses `data` like compressBlock, handing the result to `sink` with `tag` (so that one sink,
+ * made once, serves many blocks): at once when compressed
  * inline, else when collected (on a later compressBlockTo call or an event-loop turn).
  * A writer's blocks reach their sinks in submission order, except that an inline one (ring full,
  * block too large) may overtake blocks still in the ring.
  */
-export function compressBlockTo(data: Uint8Array, sink: BlockSink): void {
+export function compressBlockTo(data: Uint8Array, sink: BlockSink, tag = 0): void {
   if (!channel && inlineBytes < START_BYTES) {
     inlineBytes += data.length;
-    compressInline(data, sink);
+    compressInline(data, sink, tag);
     return;
   }
   const c = data.length <= MAX_RING_BLOCK ? getChannel() : null;
   if (channel) channel.submitted += data.length;
-  if (!c) return compressInline(data, sink);
+  if (!c) return compressInline(data, sink, tag);
   collect(c);
-  if (!submit(c, data)) return compressInline(data, sink);
+  if (!submit(c, data)) return compressInline(data, sink, tag);
   c.lastSubmit = Date.now();
-  c.jobs.push({ resolve: sink, reject: (err) => sink(null, err) });
+  c.jobs.push({ sink, tag });
   if (!collectScheduled) {
     collectScheduled = true;
     c.worker.ref();

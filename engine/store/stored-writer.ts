@@ -18,7 +18,7 @@
  */
 import { ByteWriter } from '../segment/bytes.ts';
 import { takeScratch } from '../segment/scratch.ts';
-import { closeWriter, collectBlocks, compressBlockTo, openWriter } from './compressor.ts';
+import { closeWriter, collectBlocks, compressBlockTo, openWriter, type BlockSink } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
 import type { Language } from '../analysis/types.ts';
@@ -155,6 +155,9 @@ export class StoredWriter {
     return out;
   }
 
+  /** The compressor's sink for this writer's blocks (tagged with their index). */
+  private readonly sink: BlockSink = (bytes, err, i) => this.deliver(i, bytes, err);
+
   /** Receives block `i`'s compressed bytes (a transient view) and appends what is now in order. */
   private deliver(i: number, bytes: Uint8Array | null, err?: Error): void {
     if (!bytes) this.error ??= err ?? new Error('compression failed');
@@ -190,7 +193,7 @@ export class StoredWriter {
     w.copy(this.text.buf, 0, this.text.length);
     this.firstDocs.push(this.blockFirst);
     const i = this.sealed++;
-    compressBlockTo(w.view(), (out, err) => this.deliver(i, out, err));
+    compressBlockTo(w.view(), this.sink, i);
     this.lengths = [];
     this.pendingChars = 0;
     this.text.reset();
