@@ -558,6 +558,32 @@ export class CombinedScorer implements Scorer {
       }
       return best;
     }
+    const third = high & (high - 1);
+    if ((third & (third - 1)) === 0) {
+      // Three fields: the walk's sums, in its order (lowest field first), without recursion
+      // (whose double arguments would be boxed per call).
+      const a = active[31 - Math.clz32(mask & -mask)];
+      const b = active[31 - Math.clz32(high & -high)];
+      const c = active[31 - Math.clz32(third)];
+      const wa = a.window;
+      const wb = b.window;
+      const wc = c.window;
+      let best = 0;
+      for (let i = 0; i < a.wn; i++) {
+        const fa = 0 + a.boost * wa[i].freq;
+        const na = rest + a.boost * wa[i].norm;
+        for (let j = 0; j < b.wn; j++) {
+          const fb = fa + b.boost * wb[j].freq;
+          const nb = na + b.boost * wb[j].norm;
+          for (let k = 0; k < c.wn; k++) {
+            const n = nb + c.boost * wc[k].norm;
+            const v = bm25Score(this.w, fb + c.boost * wc[k].freq, n > minDl ? n : minDl);
+            if (v > best) best = v;
+          }
+        }
+      }
+      return best;
+    }
     return this.walk(active, mask, 0, 0, rest, minDl);
   }
 

@@ -1,7 +1,8 @@
 /**
  * Query execution over a snapshot: plan the query with global statistics,
  * then per segment open the scorers, compile the filter, and collect the top k
- * (block-max MaxScore, or exhaustive scoring when pruning is off).
+ * (block-max MaxScore after seeding the top k from the rarest term (seed.ts), or
+ * exhaustive scoring when pruning is off).
  */
 import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../scoring/bm25.ts';
@@ -11,6 +12,7 @@ import { buildPlan, openItem, openUnit } from './plan.ts';
 import type { FieldScoring, GlobalStats } from './plan.ts';
 import type { Scorer } from './scorers.ts';
 import { TopDocs } from './top-docs.ts';
+import { seedTop } from './seed.ts';
 import { collectAll, scoreSegment } from './top-k.ts';
 import type { CollectState, SegmentTask } from './top-k.ts';
 import type { Filter, ParsedQuery } from './types.ts';
@@ -86,7 +88,12 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
     const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, bits, docBase: ctx.bases[i], maxDoc };
     if (plan.empty) collectAll(task, top, st);
     else if (cost <= (req.exhaustiveMaxCost ?? 0)) scoreSegment(task, top, st, 'sparse');
-    else scoreSegment(task, top, st, req.pruning ? 'pruned' : 'exhaustive');
+    else if (!req.pruning) scoreSegment(task, top, st, 'exhaustive');
+    else {
+      top.skip = seedTop(plan.scoring, reader, stats, i, task, top, st);
+      scoreSegment(task, top, st, 'pruned');
+      top.skip = null;
+    }
   });
   return { top, st };
 }

@@ -296,8 +296,17 @@ export function compileFilter(
   }
   // A filter that keeps the whole segment (every doc visible to the viewer) costs nothing there.
   if (isFull(bits, reader.maxDoc)) return { matches: acceptAll, bits: null, all: true };
-  const b = bits;
-  return { matches: (d) => (b[d >>> 5] & (1 << (d & 31))) !== 0, bits: b, all: false };
+  let c = compiledBits.get(bits);
+  if (c === undefined) compiledBits.set(bits, (c = { matches: bitTest(bits), bits, all: false }));
+  return c;
+}
+
+/** The compiled form of each cached bitset (one object per bitset: compiled filters are only read). */
+const compiledBits = new WeakMap<Uint32Array, CompiledFilter>();
+
+/** Membership test of bitset `b` (a module function: no closure made and named per compileFilter call). */
+function bitTest(b: Uint32Array): (doc: number) => boolean {
+  return (d) => (b[d >>> 5] & (1 << (d & 31))) !== 0;
 }
 
 /** First set bit at or after `from` below `maxDoc`, or NO_MORE_DOCS. */

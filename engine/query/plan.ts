@@ -292,16 +292,19 @@ function phraseUnits(slots: PhraseSlot[], boost: number, ctx: PlanContext, stats
   return out;
 }
 
+/** The units of a word's alternatives: one combined unit (`combined` given: BM25F), else one per field. */
+function wordUnits(terms: string[], boost: number, ctx: PlanContext, stats: GlobalStats, combined: { docCount: number; sumW: number } | null): Unit[] {
+  return combined !== null ? combinedUnits(terms, boost, ctx, stats, combined) : fieldUnits(terms, boost, ctx, stats);
+}
+
 export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats): QueryPlan {
   const plan: QueryPlan = { scoring: [], required: [], excluded: [], impossible: false, empty: q.clauses.length === 0 && q.text.trim() === '' };
   const byCombined = (ctx.fieldScoring ?? 'combined') === 'combined';
   // the same for every word of the query (fields and snapshot statistics are fixed)
-  let combined: { docCount: number; sumW: number } | null = null;
-  const wordUnits = (terms: string[], boost: number): Unit[] =>
-    byCombined ? combinedUnits(terms, boost, ctx, stats, (combined ??= combinedStats(ctx, stats))) : fieldUnits(terms, boost, ctx, stats);
+  const combined = byCombined && q.clauses.length > 0 ? combinedStats(ctx, stats) : null;
   for (const c of mergeDuplicates(q.clauses)) {
     const boost = c.boost ?? 1;
-    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost) : phraseUnits(c.slots, boost, ctx, stats);
+    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost, ctx, stats, combined) : phraseUnits(c.slots, boost, ctx, stats);
     if (c.occur === 'mustNot') {
       if (units.length > 0) plan.excluded.push(units);
       continue;
@@ -314,7 +317,7 @@ export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats):
     if (c.kind === 'word') {
       for (const part of c.word.parts) {
         if (c.word.terms.includes(part)) continue;
-        plan.scoring.push(...wordUnits([part], PART_BOOST * boost));
+        plan.scoring.push(...wordUnits([part], PART_BOOST * boost, ctx, stats, combined));
       }
     }
   }

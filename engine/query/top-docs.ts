@@ -8,6 +8,8 @@ export class TopDocs {
   readonly scores: Float64Array;
   readonly docs: Float64Array;
   size = 0;
+  /** Global docs offered already by seeding (seed.ts): offers of them are ignored; null = none. */
+  skip: Set<number> | null = null;
 
   constructor(readonly k: number) {
     this.scores = new Float64Array(Math.max(1, k));
@@ -39,7 +41,7 @@ export class TopDocs {
   }
 
   offer(score: number, doc: number): void {
-    if (this.k === 0) return;
+    if (this.k === 0 || (this.skip !== null && this.skip.has(doc))) return;
     if (this.size < this.k) {
       let i = this.size++;
       this.scores[i] = score;

@@ -5,6 +5,7 @@
  * contain the segment and reference-counted so that their file is deleted only when
  * neither the commit point nor any searcher uses it.
  */
+import { BoundedMap } from '../bounded-map.ts';
 import { EngineError } from '../errors.ts';
 import { SegmentFileReader } from './segment-file.ts';
 import type { SegmentMeta } from './segment-writer.ts';
@@ -36,7 +37,7 @@ export class SegmentCore {
   private sigs: BigUint64Array | null = null;
   readonly pdoc: Uint8Array;
   readonly ppos: Uint8Array;
-  private readonly skipCache = new Map<number, SkipData>();
+  private readonly skipCache = new BoundedMap<number, SkipData>(SKIP_CACHE_TERMS);
 
   /** Skip data of a term; decoded once and cached for long postings lists (bounded cache). */
   skipData(meta: TermMeta): SkipData | undefined {
@@ -44,7 +45,6 @@ export class SegmentCore {
     let s = this.skipCache.get(meta.docStart);
     if (!s) {
       s = decodeSkip(this.pdoc, meta);
-      if (this.skipCache.size >= SKIP_CACHE_TERMS) this.skipCache.delete(this.skipCache.keys().next().value!);
       this.skipCache.set(meta.docStart, s);
     }
     return s;

@@ -34,6 +34,11 @@ export interface MltStats {
   numDocs: number;
 }
 
+/** a ranks before b: higher score, then the lower term (module level: no closure per selectTerms call). */
+function better(a: { term: string; score: number }, b: { term: string; score: number }): boolean {
+  return a.score > b.score || (a.score === b.score && a.term < b.term);
+}
+
 /** The doc's top terms by tf × idf, best first. */
 export function selectTerms(
   texts: readonly string[],
@@ -59,7 +64,6 @@ export function selectTerms(
   // exceeds the bound scores below the k-th best).
   const cands = [...tf].filter(([, f]) => f >= o.minTermFreq).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
   const top: { term: string; score: number }[] = [];
-  const better = (a: { term: string; score: number }, b: { term: string; score: number }) => a.score > b.score || (a.score === b.score && a.term < b.term);
   // The best idf a term of the doc can have (df >= 1: the doc itself has it), as computed below.
   const maxIdf = Math.log(1 + (n - 1 + 0.5) / (1 + 0.5));
   for (const [term, f] of cands) {

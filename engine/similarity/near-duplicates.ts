@@ -7,6 +7,11 @@
  * index (counting-sorted doc lists per band value) finds every candidate
  * exactly without scanning the segment. The index is built lazily per
  * SegmentReader object (segments are immutable; deletions are checked at lookup).
+ * Next to each band's doc list it keeps the docs' other signature half (the
+ * 32 bits without the band) in the same order: a candidate whose half alone
+ * differs in more bits than allowed is passed over without reading its
+ * signature (band buckets hold hundreds of docs; reading each doc's signature
+ * at random was most of a lookup's time).
  */
 import type { SegmentReader } from '../segment/types.ts';
 
@@ -53,6 +58,8 @@ interface BandIndex {
   /** Per band: start offsets (65537) into docs, and docs ordered by band value. */
   starts: Uint32Array[];
   docs: Int32Array[];
+  /** Per band: the other half of each listed doc's signature (high half for bands 0-1, low for 2-3), in `docs` order. */
+  others: Uint32Array[];
 }
 
 /** Keyed by the segment's shared core when the reader is a per-snapshot view of one, else by the reader. */
@@ -87,6 +94,7 @@ function bandIndex(reader: SegmentReader): BandIndex {
   }
   const starts: Uint32Array[] = [];
   const docs: Int32Array[] = [];
+  const others: Uint32Array[] = [];
   for (let band = 0; band < 4; band++) {
     const start = new Uint32Array(65537);
     for (let d = 0; d < n; d++) start[bandValue(words[2 * d + 1], words[2 * d], band) + 1]++;
@@ -94,10 +102,14 @@ function bandIndex(reader: SegmentReader): BandIndex {
     const fill = start.slice(0, 65536);
     const order = new Int32Array(n);
     for (let d = 0; d < n; d++) order[fill[bandValue(words[2 * d + 1], words[2 * d], band)]++] = d;
+    const other = new Uint32Array(n);
+    const half = band < 2 ? 1 : 0;
+    for (let i = 0; i < n; i++) other[i] = words[2 * order[i] + half];
     starts.push(start);
     docs.push(order);
+    others.push(other);
   }
-  idx = { words, starts, docs };
+  idx = { words, starts, docs, others };
   indexes.set(owner(reader), idx);
   return idx;
 }
@@ -117,8 +129,12 @@ export function nearDuplicatesIn(
     const s = idx.starts[band][v];
     const e = idx.starts[band][v + 1];
     const docs = idx.docs[band];
+    const other = idx.others[band];
+    const half = band < 2 ? h : l;
     const words = idx.words;
     for (let i = s; i < e; i++) {
+      // the other half's bits alone bound the distance from below
+      if (popcount32((other[i] ^ half) >>> 0) > maxDistance) continue;
       const d = docs[i];
       const dl = words[2 * d];
       const dh = words[2 * d + 1];

@@ -53,8 +53,12 @@ export function writePayload(out: Utf8Sink, lang: Language, text: Record<string,
   return length + tail.length;
 }
 
+/** The error of an unreadable payload (module level: a closure in decodePayload would be made per call). */
+function bad(): EngineError {
+  return new EngineError('CORRUPT_INDEX', 'stored document payload unreadable');
+}
+
 export function decodePayload(s: string): StoredPayload {
-  const bad = () => new EngineError('CORRUPT_INDEX', 'stored document payload unreadable');
   const l: Language = s[0] === 'e' ? 'en' : 'de';
   let p = s.indexOf(SEP, 1);
   if (p < 0) throw bad();

@@ -23,6 +23,27 @@ const PREFIX_MARGIN = 8;
 const TYPICAL_BLOCK_CHARS = 8 * 1024;
 
 const CACHE_BLOCKS = 8;
+
+/** Where the last varintIn ended. */
+let varintEnd = 0;
+
+/**
+ * The varint (at most 5 bytes) at `pos` of `bytes`, its end in varintEnd; -1 when it runs past
+ * the bytes or is longer. (Module level: a closure in decodePrefix would be made per call.)
+ */
+function varintIn(bytes: Uint8Array, pos: number): number {
+  let v = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    if (pos >= bytes.length) return -1;
+    const x = bytes[pos++];
+    v += (x & 0x7f) * 2 ** shift;
+    if (x < 0x80) {
+      varintEnd = pos;
+      return v;
+    }
+  }
+  return -1;
+}
 const decoder = new TextDecoder();
 
 export class StoredReader {
@@ -58,25 +79,15 @@ export class StoredReader {
     try {
       // header: doc count, then each doc's length in UTF-16 units (varints of at most 5 bytes)
       let bytes = p.bytes;
-      let pos = 0;
-      const varint = (): number => {
-        let v = 0;
-        for (let shift = 0; shift < 35; shift += 7) {
-          if (pos >= bytes.length) return -1;
-          const x = bytes[pos++];
-          v += (x & 0x7f) * 2 ** shift;
-          if (x < 0x80) return v;
-        }
-        return -1;
-      };
-      if (varint() !== count) return null;
+      varintEnd = 0;
+      if (varintIn(bytes, 0) !== count) return null;
       const starts = new Int32Array(count + 1);
       for (let k = 0; k < count; k++) {
-        const len = varint();
+        const len = varintIn(bytes, varintEnd);
         if (len < 0) return null;
         starts[k + 1] = starts[k] + len;
       }
-      const head = pos;
+      const head = varintEnd;
       const target = starts[i + 1];
       let want = head + target + PREFIX_MARGIN;
       for (;;) {
