@@ -62,11 +62,23 @@ export function selectTerms(
   // Likely strong terms first (frequent in the doc, long), so that the k-th best score
   // rises early and bounds the df worth counting for the rest (exact: a term whose df
   // exceeds the bound scores below the k-th best).
-  const cands = [...tf].filter(([, f]) => f >= o.minTermFreq).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
+  // parallel arrays and an index order (no [term, tf] pair per candidate)
+  const terms: string[] = [];
+  const tfs: number[] = [];
+  for (const [term, f] of tf) {
+    if (f < o.minTermFreq) continue;
+    terms.push(term);
+    tfs.push(f);
+  }
+  const order = new Array<number>(terms.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => tfs[b] - tfs[a] || terms[b].length - terms[a].length || (terms[a] < terms[b] ? -1 : 1));
   const top: { term: string; score: number }[] = [];
   // The best idf a term of the doc can have (df >= 1: the doc itself has it), as computed below.
   const maxIdf = Math.log(1 + (n - 1 + 0.5) / (1 + 0.5));
-  for (const [term, f] of cands) {
+  for (let c = 0; c < order.length; c++) {
+    const term = terms[order[c]];
+    const f = tfs[order[c]];
     let cap = maxDf;
     if (top.length === k) {
       // no later term (tf <= f) can beat the k-th best: f × maxIdf bounds its score
