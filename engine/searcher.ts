@@ -521,11 +521,12 @@ export class Searcher {
 
   /** Top `k` of a parsed query or of an OR of distinct index terms (`{ terms }`: see query/execute.ts). */
   private topDocs(q: ParsedQuery | { terms: readonly { term: string }[] }, filter: Filter | undefined, k: number, excludeGlobal: number, fields = this.fields, exhaustiveMaxCost = 0) {
-    const opts = { filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0, exhaustiveMaxCost };
-    return executeQuery(
-      { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
-      'clauses' in q ? { ...opts, query: q } : { ...opts, terms: q.terms },
-    );
+    const ctx = { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' };
+    const pruning = this.options.pruning ?? true;
+    const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
+    return 'clauses' in q
+      ? executeQuery(ctx, { query: q, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost })
+      : executeQuery(ctx, { terms: q.terms, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost });
   }
 
   /**
