@@ -26,7 +26,7 @@ import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
 import { halvesDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
-import { selectTerms, termsQuery } from './similarity/more-like-this.ts';
+import { selectTerms } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
 import { candidateList, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
 import { BoundedMap } from './bounded-map.ts';
@@ -338,7 +338,8 @@ export class Searcher {
     const okey = mltOptionsKey(from.map((f) => f.name), opts);
     const selected = this.mltTerms(loc, from, opts, okey);
     if (selected.terms.length === 0) return [];
-    const query = termsQuery(selected.terms, selected.language);
+    // the OR of the selected (distinct) terms, as termsQuery(selected.terms) would parse
+    const query = { terms: selected.terms };
     const exclude = this.bases[loc.segment] + loc.doc;
     const fkey = opts.filter ? this.internKey(filterKey(opts.filter)) : '';
     if (limit <= MLT_CANDIDATES) {
@@ -518,11 +519,14 @@ export class Searcher {
     return found.slice(0, Math.max(0, opts.limit)).map((f) => this.hit(f.g, 1 - f.distance / 64));
   }
 
-  private topDocs(parsed: ParsedQuery, filter: Filter | undefined, k: number, excludeGlobal: number, fields = this.fields, exhaustiveMaxCost = 0) {
-    return executeQuery(
-      { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' },
-      { query: parsed, filter, k, excludeGlobal, pruning: this.options.pruning ?? true, totalHitsThreshold: this.options.totalHitsThreshold ?? 0, exhaustiveMaxCost },
-    );
+  /** Top `k` of a parsed query or of an OR of distinct index terms (`{ terms }`: see query/execute.ts). */
+  private topDocs(q: ParsedQuery | { terms: readonly { term: string }[] }, filter: Filter | undefined, k: number, excludeGlobal: number, fields = this.fields, exhaustiveMaxCost = 0) {
+    const ctx = { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' };
+    const pruning = this.options.pruning ?? true;
+    const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
+    return 'clauses' in q
+      ? executeQuery(ctx, { query: q, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost })
+      : executeQuery(ctx, { terms: q.terms, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost });
   }
 
   /**

@@ -8,7 +8,7 @@ import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../scoring/bm25.ts';
 import { compileFilter, filterKey, nextSetBit } from './filter.ts';
 import type { FilterCache } from './filter.ts';
-import { buildPlan, openItem, openUnit } from './plan.ts';
+import { buildPlan, buildTermsPlan, openItem, openUnit } from './plan.ts';
 import type { FieldScoring, GlobalStats } from './plan.ts';
 import type { Scorer } from './scorers.ts';
 import { TopDocs } from './top-docs.ts';
@@ -28,8 +28,14 @@ export interface SnapshotContext {
   fieldScoring: FieldScoring;
 }
 
-export interface ExecuteRequest {
-  query: ParsedQuery;
+/**
+ * The query: a parsed query, or `terms`, an OR of distinct index terms with boost 1 (a
+ * more-like-this query): planned directly (plan.ts buildTermsPlan), as buildPlan would plan
+ * termsQuery(terms) (similarity/more-like-this.ts), without building its clauses.
+ */
+export type ExecuteRequest = ExecuteOptions & ({ query: ParsedQuery; terms?: undefined } | { terms: readonly { term: string }[]; query?: undefined });
+
+export interface ExecuteOptions {
   filter?: Filter;
   k: number;
   /** Global doc id never to return (more-like-this source), or -1. */
@@ -50,7 +56,8 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
   const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold };
   const { stats } = ctx;
   const { filter } = req;
-  const plan = buildPlan(req.query, { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring }, stats);
+  const pctx = { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring };
+  const plan = req.query === undefined ? buildTermsPlan(req.terms, pctx, stats) : buildPlan(req.query, pctx, stats);
   if (plan.impossible) return { top, st };
   const fkey = filter ? filterKey(filter) : '';
   ctx.segments.forEach((reader, i) => {

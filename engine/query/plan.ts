@@ -237,7 +237,7 @@ function combinedUnits(terms: string[], boost: number, ctx: PlanContext, stats: 
   const { docCount, sumW } = combined;
   if (docCount === 0) return [];
   const alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] = [];
-  for (const term of new Set(terms)) {
+  for (const term of terms.length === 1 ? terms : new Set(terms)) {
     let df = 0;
     const fields: { name: string; boost: number }[] = [];
     for (const f of ctx.fields) {
@@ -259,7 +259,7 @@ function fieldUnits(terms: string[], boost: number, ctx: PlanContext, stats: Glo
     const fs = stats.field(f.name);
     if (fs.docCount === 0) continue;
     const alts: { term: string; w: TermWeight; lengths: Float64Array }[] = [];
-    for (const term of new Set(terms)) {
+    for (const term of terms.length === 1 ? terms : new Set(terms)) {
       const df = stats.docFreq(f.name, term);
       if (df === 0) continue;
       const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount: fs.docCount, avgFieldLength: fs.avgdl, boost: f.boost * boost });
@@ -322,6 +322,23 @@ export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats):
     }
   }
   if (plan.scoring.length === 0 && plan.required.length === 0 && !plan.empty) plan.impossible = true;
+  return plan;
+}
+
+/**
+ * The plan of an OR of distinct index terms, boost 1, no compound parts (a more-like-this
+ * query, see similarity/more-like-this.ts termsQuery): the same plan as buildPlan of
+ * termsQuery(terms), without building, checking and merging clauses. `terms` must be distinct.
+ */
+export function buildTermsPlan(terms: readonly { term: string }[], ctx: PlanContext, stats: GlobalStats): QueryPlan {
+  const plan: QueryPlan = { scoring: [], required: [], excluded: [], impossible: false, empty: false };
+  if (terms.length === 0) return { ...plan, empty: true };
+  const combined = (ctx.fieldScoring ?? 'combined') === 'combined' ? combinedStats(ctx, stats) : null;
+  for (let i = 0; i < terms.length; i++) {
+    const units = wordUnits([terms[i].term], 1, ctx, stats, combined);
+    for (let j = 0; j < units.length; j++) plan.scoring.push(units[j]);
+  }
+  if (plan.scoring.length === 0) plan.impossible = true;
   return plan;
 }
 

@@ -199,6 +199,8 @@ export function addCombinedScores(
       mfreqs[j] = 0 + boost * freqs[j];
     }
     m = at;
+  } else if (n === 2) {
+    m = mergeTwo(docs, freqs, marks[0], marks[2], marks[1], marks[3], cursors[0].boost, cursors[1].boost, mdocs, mfreqs);
   } else {
     for (;;) {
       let doc = NO_MORE_DOCS;
@@ -258,4 +260,47 @@ function addCombinedScoresByDoc(
     }
     table.add(doc, bm25Score(w, freq, length(doc)));
   }
+}
+
+/**
+ * The two-cursor merge of addCombinedScores: runs docs[p, pe) (boost b0) and docs[q, qe) (boost b1),
+ * each ascending, into mdocs/mfreqs; freq = 0 + b0 · tf0 + b1 · tf1 (the terms present, in that
+ * order: the sum the general merge and score() compute). Returns the merged count.
+ */
+function mergeTwo(
+  docs: Int32Array,
+  freqs: Int32Array,
+  p: number,
+  pe: number,
+  q: number,
+  qe: number,
+  b0: number,
+  b1: number,
+  mdocs: Int32Array,
+  mfreqs: Float64Array,
+): number {
+  let m = 0;
+  while (p < pe && q < qe) {
+    const a = docs[p];
+    const b = docs[q];
+    if (a < b) {
+      mdocs[m] = a;
+      mfreqs[m++] = 0 + b0 * freqs[p++];
+    } else if (b < a) {
+      mdocs[m] = b;
+      mfreqs[m++] = 0 + b1 * freqs[q++];
+    } else {
+      mdocs[m] = a;
+      mfreqs[m++] = 0 + b0 * freqs[p++] + b1 * freqs[q++];
+    }
+  }
+  for (; p < pe; p++) {
+    mdocs[m] = docs[p];
+    mfreqs[m++] = 0 + b0 * freqs[p];
+  }
+  for (; q < qe; q++) {
+    mdocs[m] = docs[q];
+    mfreqs[m++] = 0 + b1 * freqs[q];
+  }
+  return m;
 }

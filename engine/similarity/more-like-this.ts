@@ -62,19 +62,41 @@ export function selectTerms(
   // Likely strong terms first (frequent in the doc, long), so that the k-th best score
   // rises early and bounds the df worth counting for the rest (exact: a term whose df
   // exceeds the bound scores below the k-th best).
-  const cands = [...tf].filter(([, f]) => f >= o.minTermFreq).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
+  // parallel arrays and an index order (no [term, tf] pair per candidate)
+  const terms: string[] = [];
+  const tfs: number[] = [];
+  for (const [term, f] of tf) {
+    if (f < o.minTermFreq) continue;
+    terms.push(term);
+    tfs.push(f);
+  }
+  const order = new Array<number>(terms.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => tfs[b] - tfs[a] || terms[b].length - terms[a].length || (terms[a] < terms[b] ? -1 : 1));
   const top: { term: string; score: number }[] = [];
   // The best idf a term of the doc can have (df >= 1: the doc itself has it), as computed below.
   const maxIdf = Math.log(1 + (n - 1 + 0.5) / (1 + 0.5));
-  for (const [term, f] of cands) {
+  // the df cap of the last (k-th best score, tf) pair: most candidates share both
+  let capKth = NaN;
+  let capTf = 0;
+  let capBound = 1;
+  for (let c = 0; c < order.length; c++) {
+    const term = terms[order[c]];
+    const f = tfs[order[c]];
     let cap = maxDf;
     if (top.length === k) {
+      const kth = top[k - 1].score;
       // no later term (tf <= f) can beat the k-th best: f × maxIdf bounds its score
-      if (f * maxIdf < top[k - 1].score) break;
-      // tf × idf(df) >= kth  <=>  df <= (n + 0.5 - 0.5 E) / (1 + E) with E = e^(kth / tf) - 1 (one df of margin)
-      const e = Math.exp(top[k - 1].score / f) - 1;
-      const bound = Math.floor((n + 0.5 - 0.5 * e) / (1 + e)) + 1;
-      cap = Number.isNaN(bound) ? 1 : Math.max(1, Math.min(maxDf, bound));
+      if (f * maxIdf < kth) break;
+      if (kth !== capKth || f !== capTf) {
+        // tf × idf(df) >= kth  <=>  df <= (n + 0.5 - 0.5 E) / (1 + E) with E = e^(kth / tf) - 1 (one df of margin)
+        const e = Math.exp(kth / f) - 1;
+        const bound = Math.floor((n + 0.5 - 0.5 * e) / (1 + e)) + 1;
+        capBound = Number.isNaN(bound) ? 1 : Math.max(1, Math.min(maxDf, bound));
+        capKth = kth;
+        capTf = f;
+      }
+      cap = capBound;
     }
     const df = stats.docFreq(term, cap);
     if (df === 0 || df > cap) continue;
