@@ -31,6 +31,8 @@ export type { FieldLengths } from './field-lengths.ts';
 /** Postings of the term in one field, with its block cursor for bounds. */
 class FieldCursor {
   blockEnd = -1;
+  /** Target of the cursor's last move: its block holds every doc of the term in [from, blockEnd]. */
+  from = -1;
   impacts: readonly Impact[] = [];
   /** Block end this cursor had when the scorer's cached bound was computed (-2: not part of it). */
   cachedEnd = -2;
@@ -50,8 +52,17 @@ class FieldCursor {
     if (this.blockEnd < target) {
       this.blockEnd = this.it.advanceShallow(target);
       this.impacts = this.it.blockImpacts();
+      this.from = target;
     }
     return this.blockEnd;
+  }
+
+  /**
+   * True when the block cursor has moved past `lo` while docs from `lo` on remain to be read:
+   * the blocks it passed are gone, so it cannot bound a range starting at `lo`.
+   */
+  passed(lo: number): boolean {
+    return this.from > lo && this.from > this.it.docID();
   }
 }
 
@@ -387,7 +398,12 @@ export class CombinedScorer implements Scorer {
     this.boundLo = lo;
     this.boundHi = hi;
     if (this.doc > hi) return 0;
-    if (!this.cacheValid(lo, hi)) this.collect(lo, hi);
+    if (!this.cacheValid(lo, hi)) {
+      // A range that starts before where a cursor has already been bounded (a window cut
+      // shorter after its clauses were bounded over it) gets the global bound.
+      for (let ci = 0; ci < this.cursors.length; ci++) if (this.cursors[ci].passed(lo)) return this.maxScore;
+      this.collect(lo, hi);
+    }
     if (this.filterMins !== null && floor !== Infinity) {
       const minDl = rangeMin(this.filterMins, lo, hi);
       if (minDl === Infinity) return 0;

@@ -100,6 +100,8 @@ export class TermScorer implements Scorer {
   readonly maxScore: number;
   private blockEnd = -1;
   private blockMax = 0;
+  /** Target of the block cursor's last move: its block holds every doc of the term in [from, blockEnd]. */
+  private from = -1;
   private readonly weight: number;
   private readonly norms: Uint8Array | null;
 
@@ -156,12 +158,16 @@ export class TermScorer implements Scorer {
     if (this.blockEnd < target) {
       this.blockEnd = this.it.advanceShallow(target);
       this.blockMax = bm25UpperBound(this.w, this.it.blockImpacts());
+      this.from = target;
     }
     return this.blockEnd;
   }
 
   maxScoreIn(lo: number, hi: number): number {
     if (this.doc > hi) return 0;
+    // The block cursor has moved past `lo` while docs from `lo` on remain: the blocks it
+    // passed are gone (a window cut shorter after being bounded), so the global bound.
+    if (this.from > lo && this.from > this.doc) return this.maxScore;
     let end = this.shallowEnd(lo);
     let max = this.blockMax;
     while (end < hi && end !== NO_MORE_DOCS) {
