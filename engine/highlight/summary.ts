@@ -51,30 +51,12 @@ function fill(head: string, spans: readonly [number, number][], o: SummaryOption
 }
 
 const SPACES = /\s+/g;
+/** Whitespace that collapsing would change: any but a single inner space. */
+const UNTIDY = /[^\S ]| {2}|^ | $/;
 
-/** True for the characters of JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/**
- * `s` with every run of whitespace made one space and no whitespace at either end (as
- * `s.replace(/\s+/g, ' ').trim()`); the regular expression runs only when a run or a
- * non-space whitespace character is present.
- */
+/** `s.replace(/\s+/g, ' ').trim()`, without the replace when nothing would change (the common case). */
 export function collapseSpaces(s: string): string {
-  let prev = true; // a leading space counts as a run
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 32) {
-      if (prev) return s.replace(SPACES, ' ').trim();
-      prev = true;
-    } else if (isSpace(c)) return s.replace(SPACES, ' ').trim();
-    else prev = false;
-  }
-  return prev && s.length > 0 ? s.slice(0, -1) : s;
+  return UNTIDY.test(s) ? s.replace(SPACES, ' ').trim() : s;
 }
 
 /** True when `s` holds at least `min` words of letters (WORD matches), counted up to `min` only. */
