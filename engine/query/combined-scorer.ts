@@ -226,13 +226,12 @@ export class CombinedScorer implements Scorer {
     return true;
   }
 
-  /** Every cursor leads again (after restrict); `doc` is the least of all cursors'. True when it was restricted. */
-  release(): boolean {
-    if (this.lagMask === 0) return false;
+  /** Every cursor leads again (after restrict); `doc` is the least of all cursors'. */
+  release(): void {
+    if (this.lagMask === 0) return;
     this.lagMask = 0;
     this.leading = this.cursors;
     this.settle();
-    return true;
   }
 
   /** Bounds per field subset of the window (restrict). */

@@ -145,7 +145,6 @@ const isExcluded = isExcludedAt;
 const NONE = new Int32Array(0);
 /** Bulk scoring needs the clauses' postings to hold at least 1/BULK_DENSITY of the segment's doc ids. */
 const BULK_DENSITY = 16;
-const NONE8 = new Uint8Array(0);
 
 export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): void {
   const clauses = t.scoring;
@@ -359,8 +358,6 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   /** Docs bounded with docBound under a lead in this segment, and how many of them it passed over. */
   let leadBounds = 0;
   let leadPassed = 0;
-  /** Clauses released from narrowing at this window's start. */
-  const released = anyNarrowing ? new Uint8Array(n) : NONE8;
   while (windowMin < NO_MORE_DOCS) {
     const minScore = floor(top, st);
     let boundsValid = false;
@@ -383,7 +380,6 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       // its bounds); then they wake: sleeping is decided per window.
       windowMax = windowEdge(true);
       if (wakeAll() && windowMax < 0) windowMax = windowEdge(true);
-      let anyReleased = false;
       if (narrowed) {
         // Narrowed clauses cut the window at their leading fields' block edges only
         // (the lagging fields have not passed windowMin); now every field leads
@@ -394,10 +390,9 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
           const c = narrowing![j];
           if (c === null) continue;
           if (c.doc === NO_MORE_DOCS) again = true;
-          released[j] = c.release() ? 1 : 0;
+          c.release();
         }
         narrowed = false;
-        anyReleased = true;
         if (again) windowMax = windowEdge(true);
       }
       if (windowMax < 0) return;
@@ -419,18 +414,14 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       let grew = false;
       for (let i = fe; i < n; i++) if (wasEssential[order[i]] === 0) grew = true;
       if (grew) {
-        // A clause released from narrowing was bounded in pass 1 over several blocks
-        // of its lagging fields, whose block cursors are now at the window's end: it
-        // keeps that bound, and the window stays (a later window must not start
-        // before the end of a range a clause has been bounded over).
-        if (!anyReleased) {
-          windowMax = windowEdge(false);
-          if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
-        }
+        // Pass 2: the window is cut at every clause's nearest block edge and all clauses are
+        // bounded again. A clause whose block cursor moved past windowMin in pass 1 (over
+        // several blocks of a lagging field) bounds the range by its global maximum.
+        windowMax = windowEdge(false);
+        if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
         for (let j = 0; j < n; j++) {
           const c = clauses[j];
           fresh[j] = 1;
-          if (anyReleased && released[j] === 1 && wasEssential[j] === 1) continue;
           bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1, floorArg);
         }
         partition(minScore);

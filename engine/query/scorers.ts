@@ -406,8 +406,8 @@ export class MaxScorer implements Scorer {
   }
 
   maxScoreIn(lo: number, hi: number, floor = Infinity): number {
-    // Bounds of a range asked again are reused: a sub's block cursors have
-    // moved past `lo`, so it could not bound the range anew.
+    // Bounds of a range asked again are reused: a sub's block cursors have moved
+    // past `lo`, so asked anew it would answer with its (looser) global maximum.
     const again = lo === this.lastLo && hi === this.lastHi;
     if (!again) this.subBounds.fill(-1);
     this.lastLo = lo;
