@@ -15,8 +15,10 @@
  * (TopDocs.skip). Seeded docs are not counted (the pass counts what it sees).
  *
  * Applies to a segment without required or excluded clauses, once exact
- * counting is over, when the rarest term holds at most a 1/SEED_RATIO share of
- * the clauses' postings and at most MAX_SEED_POSTINGS.
+ * counting is over, while the top k is not full (earlier segments have not set
+ * a floor: on an index of many segments, seeding each of them costs more in
+ * dictionary lookups and scorers than it saves), when the rarest term holds at
+ * most a 1/SEED_RATIO share of the clauses' postings and at most MAX_SEED_POSTINGS.
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { SegmentReader } from '../segment/types.ts';
@@ -65,7 +67,7 @@ export function pickSeed(units: readonly Unit[], stats: GlobalStats, i: number):
  * skipped by the pass), or null when seeding does not apply.
  */
 export function seedTop(units: readonly Unit[], reader: SegmentReader, stats: GlobalStats, i: number, t: SegmentTask, top: TopDocs, st: CollectState): Set<number> | null {
-  if (t.required.length > 0 || t.excluded.length > 0 || t.scoring.length === 0 || top.k === 0 || st.count < st.threshold) return null;
+  if (t.required.length > 0 || t.excluded.length > 0 || t.scoring.length === 0 || top.k === 0 || top.full || st.count < st.threshold) return null;
   let total = 0;
   for (const c of t.scoring) total += c.cost;
   const pick = pickSeed(units, stats, i);
