@@ -17,7 +17,7 @@ const create = (extra: unknown) =>
 test('an open field nested 64 levels is kept, 65 levels is rejected', () => {
   const ok = create(nested(64));
   assert.equal(ok.success, true);
-  assert.deepEqual((ok.output as { object_definitions: { extra: unknown }[] }).object_definitions[0].extra, nested(64));
+  assert.deepEqual(ok.output!.object_definitions[0].extra, nested(64));
   const bad = create(nested(65));
   assert.equal(bad.success, false);
   assert.match(bad.issues![0].message, /at most 64 levels/);
