@@ -5,6 +5,7 @@
  * `failed` entry in bulk). For the documents pipeline; pure functions.
  */
 import { SchemaError } from '../errors.ts';
+import { hasRealCalendarFields } from '../iso-date.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceRecord, PropertyDefinition } from './state.ts';
 
@@ -66,7 +67,7 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
     case 'INTEGER':
       return typeof value === 'number' && Number.isFinite(value);
     case 'DATE':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value)));
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && hasRealCalendarFields(value) && !Number.isNaN(Date.parse(value)));
     case 'BOOLEAN':
       return typeof value === 'boolean';
   }
