@@ -32,13 +32,15 @@ export function jsonSizeExceeds(value: unknown, maxChars: number): boolean {
   let left = maxChars;
   const visit = (x: unknown): boolean => {
     if (isContainer(x)) {
-      left -= 2;
-      for (const [k, child] of Object.entries(x)) {
-        left -= Array.isArray(x) ? 1 : k.length + 4;
+      const entries = Object.entries(x);
+      left -= 2 + Math.max(0, entries.length - 1); // brackets and commas
+      for (const [k, child] of entries) {
+        if (!Array.isArray(x)) left -= k.length + 3; // "key":
         if (left < 0 || visit(child)) return true;
       }
     } else {
-      left -= typeof x === 'string' ? x.length + 2 : String(x).length;
+      // A string's escapes are counted only when it could fit at all (the stringify stays within the budget).
+      left -= typeof x === 'string' ? (x.length + 2 > left ? x.length + 2 : JSON.stringify(x).length) : String(x).length;
     }
     return left < 0;
   };

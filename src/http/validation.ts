@@ -26,15 +26,18 @@ function quoteList(values: readonly unknown[]): string {
 type AnyIssue = v.BaseIssue<unknown> & { requirement?: unknown };
 
 /**
- * The values a literal or picklist issue accepts, read from its `expected` text (valibot
- * writes `"a"`, `("a" | "b")`, or a bare number/boolean there; issues carry no requirement).
+ * The values a literal or picklist issue accepts, read from its `expected` text: valibot writes
+ * `"a"`, `("a" | "b")` or a bare number/boolean there, unescaped, and gives no requirement
+ * (a value that itself contains `" | "` would be split; no schema of this service has one).
  */
 function literalOptions(issue: AnyIssue): unknown[] {
   if (Array.isArray(issue.requirement)) return issue.requirement;
-  const expected = issue.expected ?? '';
-  const quoted = [...expected.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
-  if (quoted.length > 0) return quoted;
-  return expected.replace(/^\(|\)$/g, '').split(' | ').filter((x) => x !== '');
+  let expected = issue.expected ?? '';
+  if (expected.startsWith('(') && expected.endsWith(')')) expected = expected.slice(1, -1);
+  return expected
+    .split(' | ')
+    .filter((x) => x !== '')
+    .map((x) => (x.length >= 2 && x.startsWith('"') && x.endsWith('"') ? x.slice(1, -1) : x));
 }
 
 function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
