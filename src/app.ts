@@ -4,8 +4,9 @@
  * the body-size limit, 404/405 for unknown routes and methods, and the single
  * `onError` that maps typed errors to the spec's envelopes.
  */
-import { Hono } from 'hono';
-import { RequestValidationError, SchemaError, ServiceError } from './errors.ts';
+import { Hono, type Context } from 'hono';
+import { RequestValidationError, SchemaError, ServiceError, type ValidationItem } from './errors.ts';
+import { boundedCopy } from './json-bounds.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Services } from './services.ts';
 import { adminAccountsRoutes } from './routes/admin.accounts.ts';
@@ -90,7 +91,25 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
 
   app.onError((err, c) => {
-    if (err instanceof RequestValidationError) return c.json({ detail: err.items }, 422);
+    try {
+      return errorResponse(err, c);
+    } catch (failure) {
+      // Last resort: an error answer that cannot be written is still a plain 500, never a throw.
+      try {
+        log.error('error response failed', { error: String(failure), original: String(err) });
+      } catch {
+        // nothing left to report with
+      }
+      return new Response(JSON.stringify({ detail: 'Internal Server Error; safe to retry' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+  });
+
+  function errorResponse(err: Error, c: Context<AppEnv>): Response {
+    // Inputs are echoed bounded (json-bounds.ts): a deeply nested or huge value is replaced by a placeholder.
+    if (err instanceof RequestValidationError) return c.json({ detail: err.items.map(echoItem) }, 422);
     if (err instanceof SchemaError) {
       return c.json({ status: 'error', details: { error_code: err.code, message: err.message } }, 422);
     }
@@ -98,9 +117,17 @@ export function createApp(services: Services): Hono<AppEnv> {
     const requestId = c.get('requestId') ?? 'unknown';
     (c.get('log') ?? log).error('unhandled error', { error: err, stack: err instanceof Error ? err.stack : undefined });
     return c.json({ detail: `Internal Server Error (request id ${requestId}); safe to retry` }, 500);
-  });
+  }
 
   return app;
+}
+
+/** A validation item as answered: its `input` (and `ctx`) bounded in depth and size. */
+function echoItem(item: ValidationItem): ValidationItem {
+  const out: ValidationItem = { ...item };
+  if ('input' in item) out.input = boundedCopy(item.input);
+  if (item.ctx !== undefined) out.ctx = boundedCopy(item.ctx) as Record<string, unknown>;
+  return out;
 }
 
 /** Methods registered for a concrete path (used to tell 405 from 404). */

@@ -126,6 +126,9 @@ export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: 
       suffix: extra.suffix,
       sub: doc.sub,
       sub_sub: doc.sub_sub,
+      // The sub incarnations the document was bound to (result.ts unbinds it from a later one).
+      ...(doc.sub_id ? { sub_id: doc.sub_id } : {}),
+      ...(doc.sub_sub_id ? { sub_sub_id: doc.sub_sub_id } : {}),
       page_count: text.pageCount ?? null,
       properties: doc.properties.map((p) => ({ name: p.name, value: p.value })),
       seq: extra.seq,

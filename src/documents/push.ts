@@ -137,6 +137,8 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
     tokens,
     sub: binding.data_source_sub ?? null,
     sub_sub: binding.data_source_sub_sub ?? null,
+    sub_id: binding.sub_id ?? null,
+    sub_sub_id: binding.sub_sub_id ?? null,
     properties: props.map((p) => {
       const def = defs!.get(p.name)!;
       return { name: p.name, value: p.value as string | number | boolean, type: def.property_type, searchable: def.is_searchable === true };

@@ -35,6 +35,9 @@ export interface QueuedDocument {
   last_modified: string | null;
   sub: string | null;
   sub_sub: string | null;
+  /** Incarnation ids of `sub` / `sub_sub` when the push resolved them (SubRecord.id); absent in older records. */
+  sub_id?: string | null;
+  sub_sub_id?: string | null;
   tokens: string[];
   properties: { name: string; value: string | number | boolean; type: string; searchable: boolean }[];
   /** Epoch ms when the push was acknowledged. */
@@ -42,7 +45,7 @@ export interface QueuedDocument {
 }
 
 /** What the push decided for a document, beyond the pushed item's own fields. */
-export type DocumentMeta = Pick<QueuedDocument, 'tokens' | 'sub' | 'sub_sub' | 'properties' | 'received_at'>;
+export type DocumentMeta = Pick<QueuedDocument, 'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at'>;
 
 /** The fields of a validated pushed item that a queued document takes over. */
 export interface PushedItem {
@@ -73,6 +76,8 @@ export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocu
     last_modified: item.last_modified ?? null,
     sub: meta.sub,
     sub_sub: meta.sub_sub,
+    sub_id: meta.sub_id ?? null,
+    sub_sub_id: meta.sub_sub_id ?? null,
     tokens: meta.tokens,
     properties: meta.properties,
     received_at: meta.received_at,
@@ -96,6 +101,7 @@ function withSeq(op: NewQueueOp, seq: number): QueueOp {
 /** Whether two documents' metas serialize alike (conservative: only documents without properties). */
 function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
   if (a.received_at !== b.received_at || a.sub !== b.sub || a.sub_sub !== b.sub_sub) return false;
+  if ((a.sub_id ?? null) !== (b.sub_id ?? null) || (a.sub_sub_id ?? null) !== (b.sub_sub_id ?? null)) return false;
   if (a.properties.length !== 0 || b.properties.length !== 0) return false;
   const x = a.tokens;
   const y = b.tokens;
@@ -238,6 +244,8 @@ export class DocumentQueue {
       if (metaOf === undefined || !sameMeta(metaOf, d)) {
         metaOf = d;
         const meta: DocumentMeta = { tokens: d.tokens, sub: d.sub, sub_sub: d.sub_sub, properties: d.properties, received_at: d.received_at };
+        if (d.sub_id) meta.sub_id = d.sub_id;
+        if (d.sub_sub_id) meta.sub_sub_id = d.sub_sub_id;
         metaJson = JSON.stringify(meta);
       }
       text += `{"op":"upsert","seq":${op.seq},"meta":${metaJson},"item":`;

@@ -37,7 +37,8 @@ function parseJsonBody(text: string): unknown {
 /** Read, parse and validate a JSON body. */
 export async function jsonBody<const S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
   const raw = await readJson(c);
-  if (raw === undefined) {
+  // FastAPI reads a JSON `null` body as no body: a missing body, not a wrongly typed one.
+  if (raw === undefined || raw === null) {
     throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
   }
   return validate(schema, raw, 'body');

@@ -25,6 +25,21 @@ function quoteList(values: readonly unknown[]): string {
 
 type AnyIssue = v.BaseIssue<unknown> & { requirement?: unknown };
 
+/**
+ * The values a literal or picklist issue accepts, read from its `expected` text: valibot writes
+ * `"a"`, `("a" | "b")` or a bare number/boolean there, unescaped, and gives no requirement
+ * (a value that itself contains `" | "` would be split; no schema of this service has one).
+ */
+function literalOptions(issue: AnyIssue): unknown[] {
+  if (Array.isArray(issue.requirement)) return issue.requirement;
+  let expected = issue.expected ?? '';
+  if (expected.startsWith('(') && expected.endsWith(')')) expected = expected.slice(1, -1);
+  return expected
+    .split(' | ')
+    .filter((x) => x !== '')
+    .map((x) => (x.length >= 2 && x.startsWith('"') && x.endsWith('"') ? x.slice(1, -1) : x));
+}
+
 function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
   const path = issue.path ?? [];
   const loc: (string | number)[] = [where, ...path.map((p) => p.key as string | number)];
@@ -52,7 +67,9 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
   }
   switch (issue.type) {
     case 'strict_object':
-      return { type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input: last ? last.value : input };
+      // The same issue type reports an unknown key (expected 'never', at the key) and a non-object input.
+      if (issue.expected === 'never') return { type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input: last ? last.value : input };
+      return { type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input };
     case 'string':
       return { type: 'string_type', loc, msg: 'Input should be a valid string', input };
     case 'number':
@@ -85,13 +102,11 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
       return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${req}`, input, ctx: { ge: req } };
     case 'max_value':
       return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${req}`, input, ctx: { le: req } };
-    case 'picklist': {
-      const options = Array.isArray(req) ? req : [...(issue.expected ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
-      const expected = quoteList(options);
+    case 'picklist':
+    case 'literal': {
+      const expected = quoteList(literalOptions(issue));
       return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
     }
-    case 'literal':
-      return { type: 'literal_error', loc, msg: `Input should be ${quoteList([req])}`, input, ctx: { expected: quoteList([req]) } };
     case 'email':
       return { type: 'value_error', loc, msg: 'value is not a valid email address: An email address must have an @-sign.', input, ctx: { reason: 'An email address must have an @-sign.' } };
     case 'url':
@@ -101,7 +116,13 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
       return { type: 'datetime_from_date_parsing', loc, msg: 'Input should be a valid datetime', input };
     case 'union':
     case 'variant': {
-      const sub = (issue.issues ?? [])[0] as AnyIssue | undefined;
+      const subs = (issue.issues ?? []) as AnyIssue[];
+      if (subs.length > 0 && subs.every((i) => i.type === 'literal' || i.type === 'picklist')) {
+        // A union of literals is one Literal[...] for Pydantic: every accepted value is named.
+        const expected = quoteList(subs.flatMap(literalOptions));
+        return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
+      }
+      const sub = subs[0];
       return sub ? mapIssue({ ...sub, path: sub.path ?? issue.path }, where) : { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input };
     }
     default:

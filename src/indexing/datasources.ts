@@ -64,6 +64,9 @@ function checkObjectDefinitions(defs: ObjectDefinition[]): void {
   if (issues.length > 0) throw new RequestValidationError(issues);
 }
 
+/** The id of a new sub incarnation (SubRecord.id): 64 random bits in hex. */
+const newSubId = (): string => crypto.randomUUID().replaceAll('-', '').slice(0, 16);
+
 /** The sub tree of a create request: keys derived, parents checked; 422 with body locs otherwise. */
 function buildSubs(inputs: SubInput[]): SubRecord[] {
   const issues: ValidationItem[] = [];
@@ -81,7 +84,7 @@ function buildSubs(inputs: SubInput[]): SubRecord[] {
     if (input.parent_key !== undefined || key === undefined) continue;
     if (top.has(key)) issues.push(valueError(['body', 'subs', i, 'key'], `duplicate sub key '${key}'`, key));
     top.add(key);
-    out.push({ key, name: input.name });
+    out.push({ key, name: input.name, id: newSubId() });
   }
   const children = new Set<string>();
   for (const { i, key, input } of keyed) {
@@ -97,7 +100,7 @@ function buildSubs(inputs: SubInput[]): SubRecord[] {
     const id = `${parent}\u0000${key}`;
     if (children.has(id)) issues.push(valueError(['body', 'subs', i, 'key'], `duplicate sub key '${key}' under '${parent}'`, key));
     children.add(id);
-    out.push({ key, name: input.name, parent_key: parent });
+    out.push({ key, name: input.name, parent_key: parent, id: newSubId() });
   }
   if (issues.length > 0) throw new RequestValidationError(issues);
   return out;
@@ -174,7 +177,7 @@ export async function addSub(deps: IndexingDeps, name: string, input: SubInput):
   if (subs.some((s) => s.key === key && s.parent_key === parent)) {
     throw conflict(parent === undefined ? `Sub '${key}' already exists in datasource '${name}'` : `Sub '${key}' already exists under '${parent}'`);
   }
-  const sub: SubRecord = parent === undefined ? { key, name: input.name } : { key, name: input.name, parent_key: parent };
+  const sub: SubRecord = parent === undefined ? { key, name: input.name, id: newSubId() } : { key, name: input.name, parent_key: parent, id: newSubId() };
   await commitIndexing(deps.state, { type: 'indexing.sub_added', datasource: name, sub, at: new Date(deps.now()).toISOString() });
   return datasourceView(requireDatasource(deps, name));
 }

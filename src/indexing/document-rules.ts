@@ -5,8 +5,9 @@
  * `failed` entry in bulk). For the documents pipeline; pure functions.
  */
 import { SchemaError } from '../errors.ts';
+import { hasRealCalendarFields } from '../iso-date.ts';
 import { compoundSubValue } from './names.ts';
-import type { DatasourceRecord, PropertyDefinition } from './state.ts';
+import type { DatasourceRecord, PropertyDefinition, SubRecord } from './state.ts';
 
 export interface SubBinding {
   data_source_sub?: string;
@@ -14,6 +15,21 @@ export interface SubBinding {
   /** Compound filter values (`ds__sub`, `ds__sub__child`) for the index. */
   sub_value?: string;
   sub_sub_value?: string;
+  /** Incarnation ids of the referenced subs (SubRecord.id; absent for subs without one). */
+  sub_id?: string;
+  sub_sub_id?: string;
+}
+
+/** The binding to `top` (and `child`), with the subs' incarnation ids. */
+function binding(ds: string, top: SubRecord, child?: SubRecord): SubBinding {
+  const out: SubBinding = { data_source_sub: top.key, sub_value: compoundSubValue(ds, top.key) };
+  if (top.id !== undefined) out.sub_id = top.id;
+  if (child) {
+    out.data_source_sub_sub = child.key;
+    out.sub_sub_value = compoundSubValue(ds, child.key, top.key);
+    if (child.id !== undefined) out.sub_sub_id = child.id;
+  }
+  return out;
 }
 
 /** Check `data_source_sub` / `data_source_sub_sub`; a child key sent alone has its parent inferred when unique. */
@@ -22,31 +38,33 @@ export function resolveSubReference(record: DatasourceRecord, sub?: string, subS
   if (sub === undefined && subSub === undefined) return {};
   const topLevel = record.subs.filter((s) => s.parent_key === undefined);
   if (sub !== undefined) {
-    if (!topLevel.some((s) => s.key === sub)) {
+    const top = topLevel.find((s) => s.key === sub);
+    if (!top) {
       throw new SchemaError('INVALID_DATA_SOURCE_SUB', `data_source_sub '${sub}' matches no top-level sub of datasource '${ds}'`);
     }
-    if (subSub === undefined) return { data_source_sub: sub, sub_value: compoundSubValue(ds, sub) };
-    if (!record.subs.some((s) => s.parent_key === sub && s.key === subSub)) {
+    if (subSub === undefined) return binding(ds, top);
+    const child = record.subs.find((s) => s.parent_key === sub && s.key === subSub);
+    if (!child) {
       throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${subSub}' is not a child of '${sub}' in datasource '${ds}'`);
     }
-    return { data_source_sub: sub, data_source_sub_sub: subSub, sub_value: compoundSubValue(ds, sub), sub_sub_value: compoundSubValue(ds, subSub, sub) };
+    return binding(ds, top, child);
   }
-  const child = subSub!;
+  const childKey = subSub!;
   if (record.subs.length === 0) {
-    throw new SchemaError('INVALID_DATA_SOURCE_SUB', `datasource '${ds}' declares no subs; data_source_sub_sub '${child}' matches no top-level sub`);
+    throw new SchemaError('INVALID_DATA_SOURCE_SUB', `datasource '${ds}' declares no subs; data_source_sub_sub '${childKey}' matches no top-level sub`);
   }
-  const parents = record.subs.filter((s) => s.parent_key !== undefined && s.key === child).map((s) => s.parent_key!);
-  if (parents.length === 0) {
-    throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${child}' is not a child sub of datasource '${ds}'`);
+  const children = record.subs.filter((s) => s.parent_key !== undefined && s.key === childKey);
+  if (children.length === 0) {
+    throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${childKey}' is not a child sub of datasource '${ds}'`);
   }
-  if (parents.length > 1) {
+  if (children.length > 1) {
     throw new SchemaError(
       'AMBIGUOUS_DATA_SOURCE_SUB_SUB',
-      `data_source_sub_sub '${child}' exists under several parents (${parents.join(', ')}); send data_source_sub too`,
+      `data_source_sub_sub '${childKey}' exists under several parents (${children.map((s) => s.parent_key).join(', ')}); send data_source_sub too`,
     );
   }
-  const parent = parents[0];
-  return { data_source_sub: parent, data_source_sub_sub: child, sub_value: compoundSubValue(ds, parent), sub_sub_value: compoundSubValue(ds, child, parent) };
+  const child = children[0];
+  return binding(ds, topLevel.find((s) => s.key === child.parent_key)!, child);
 }
 
 /** Every property definition of the datasource by name (names have one type across object definitions). */
@@ -66,7 +84,7 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
     case 'INTEGER':
       return typeof value === 'number' && Number.isFinite(value);
     case 'DATE':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value)));
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && hasRealCalendarFields(value) && !Number.isNaN(Date.parse(value)));
     case 'BOOLEAN':
       return typeof value === 'boolean';
   }

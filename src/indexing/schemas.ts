@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { pyIssue } from '../http/validation.ts';
 import { SLUG_RE } from './names.ts';
+import { jsonDepthExceeds, jsonSizeExceeds, MAX_JSON_DEPTH } from '../json-bounds.ts';
 
 export const LIMITS = {
   nameLength: 64,
@@ -20,6 +21,10 @@ export const LIMITS = {
   propertyDefinitions: 500,
   emailLength: 320,
   groupNameLength: 256,
+  /** Nesting depth of each kept open field of an object definition (json-bounds.ts). */
+  extraFieldDepth: MAX_JSON_DEPTH,
+  /** JSON text of the kept open fields of one object definition, in characters. */
+  extraFieldsChars: 65_536,
 } as const;
 
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -45,11 +50,35 @@ export const PropertyDefinitionSchema = v.strictObject({
   property_type: v.picklist(['TEXT', 'INTEGER', 'DATE', 'BOOLEAN']),
 });
 
-/** Other fields of an object definition are not fixed by the spec: they are kept as sent. */
-export const ObjectDefinitionSchema = v.looseObject({
-  name: Label,
-  property_definitions: v.optional(v.pipe(v.array(PropertyDefinitionSchema), v.maxLength(LIMITS.propertyDefinitions)), []),
-});
+/** The open fields of an object definition are stored: bounded so that every later read can write them. */
+function extraFieldsWithinLimits(def: Record<string, unknown>): boolean {
+  const extras: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(def)) {
+    if (k === 'name' || k === 'property_definitions') continue;
+    if (jsonDepthExceeds(value, LIMITS.extraFieldDepth)) return false;
+    extras[k] = value;
+  }
+  return !jsonSizeExceeds(extras, LIMITS.extraFieldsChars);
+}
+
+/**
+ * Other fields of an object definition are not fixed by the spec: they are kept as sent, each
+ * nested at most 64 levels deep and together at most 65,536 characters of JSON (else 422).
+ */
+export const ObjectDefinitionSchema = v.pipe(
+  v.looseObject({
+    name: Label,
+    property_definitions: v.optional(v.pipe(v.array(PropertyDefinitionSchema), v.maxLength(LIMITS.propertyDefinitions)), []),
+  }),
+  v.check(
+    (def) => extraFieldsWithinLimits(def),
+    pyIssue(
+      'value_error',
+      `Value error, the other fields of an object definition must nest at most ${LIMITS.extraFieldDepth} levels deep and take at most ${LIMITS.extraFieldsChars} characters of JSON`,
+      { error: {} },
+    ),
+  ),
+);
 
 export const ObjectDefinitions = v.pipe(v.array(ObjectDefinitionSchema), v.maxLength(LIMITS.objectDefinitions));
 

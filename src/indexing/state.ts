@@ -31,6 +31,12 @@ export interface SubRecord {
   name: string;
   /** Key of the top-level parent; absent for a top-level sub. */
   parent_key?: string;
+  /**
+   * This incarnation of the key: a random id given when the sub is created (absent for subs created
+   * before ids existed). Documents record the id they were indexed with, so a sub deleted and created
+   * again under the same key does not re-bind the documents of the deleted one (result.ts).
+   */
+  id?: string;
 }
 
 export interface DatasourceRecord {

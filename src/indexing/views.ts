@@ -2,6 +2,7 @@
  * JSON views of the indexing state as the API answers them (the response
  * bodies the spec leaves "not shown"; documented in the README).
  */
+import { boundedCopy, MAX_JSON_DEPTH } from '../json-bounds.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceState, ObjectDefinition } from './state.ts';
 
@@ -31,6 +32,14 @@ export interface DatasourceView {
   updated_at: string;
 }
 
+/**
+ * A copy of an object definition that can always be written: open fields are nested at most
+ * MAX_JSON_DEPTH levels (schemas.ts); a deeper value stored before that limit existed reads as
+ * a placeholder string instead of failing every read of the datasource.
+ */
+const viewOfDefinition = (def: ObjectDefinition): ObjectDefinition =>
+  boundedCopy(def, { maxDepth: MAX_JSON_DEPTH + 1, maxStringChars: Infinity, maxValues: Infinity, maxChars: Infinity }) as ObjectDefinition;
+
 export function datasourceView(ds: DatasourceState): DatasourceView {
   const r = ds.record;
   const top: SubView[] = r.subs
@@ -46,7 +55,7 @@ export function datasourceView(ds: DatasourceState): DatasourceView {
     display_name: r.display_name,
     icon_base64: r.icon_base64,
     subs: top,
-    object_definitions: structuredClone(r.object_definitions),
+    object_definitions: r.object_definitions.map(viewOfDefinition),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

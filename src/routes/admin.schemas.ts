@@ -7,13 +7,14 @@
 import * as v from 'valibot';
 import { ROLES } from '../accounts/state.ts';
 import { pyIssue } from '../http/validation.ts';
+import { hasRealCalendarFields } from '../iso-date.ts';
 
 const ISO = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /** Parse an ISO 8601 timestamp to epoch ms; undefined when malformed. */
 export function parseTimestamp(text: string): number | undefined {
   const m = ISO.exec(text.trim());
-  if (!m) return undefined;
+  if (!m || !hasRealCalendarFields(text.trim())) return undefined;
   const [, date, hm, sec, frac, zone] = m;
   if (!hm) return zone ? undefined : Date.parse(`${date}T00:00:00Z`);
   const tz = !zone || zone === 'z' || zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;

@@ -25,7 +25,7 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
   app.post('/documents', auth, async (c) => {
     const query = validate(PushQuerySchema, c.req.query(), 'query');
     const { value: body, bytes } = await readJsonWithBytes(c);
-    if (body === undefined) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+    if (body === undefined || body === null) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const wait = query.wait === 'true' || query.wait === '1';
     return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }, bytes));
   });

@@ -92,11 +92,19 @@ function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
   return d;
 }
 
-/** Compound sub values, '' for subs the datasource no longer declares. */
-function subValues(subsOf: (datasource: string) => readonly SubRecord[], datasource: string, sub: string, subSub: string): { sub: string; subSub: string } {
+/**
+ * Compound sub values, '' for subs the datasource no longer declares and for subs deleted and
+ * created again since the document was indexed (its recorded incarnation id differs; a document
+ * and a sub from before ids existed both have none).
+ */
+function subValues(subsOf: (datasource: string) => readonly SubRecord[], datasource: string, s: Record<string, unknown>): { sub: string; subSub: string } {
+  const sub = str(s.sub);
+  const subSub = str(s.sub_sub);
+  const subId = str(s.sub_id);
+  const subSubId = str(s.sub_sub_id);
   const subs = subsOf(datasource);
-  const top = sub !== '' && subs.some((s) => s.key === sub && s.parent_key === undefined);
-  const child = top && subSub !== '' && subs.some((s) => s.key === subSub && s.parent_key === sub);
+  const top = sub !== '' && subs.some((r) => r.key === sub && r.parent_key === undefined && (r.id ?? '') === subId);
+  const child = top && subSub !== '' && subs.some((r) => r.key === subSub && r.parent_key === sub && (r.id ?? '') === subSubId);
   return { sub: top ? compoundSubValue(datasource, sub) : '', subSub: child ? compoundSubValue(datasource, subSub, sub) : '' };
 }
 
@@ -152,7 +160,7 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
   const { searcher, visibility } = ctx;
   const s = hit.stored;
   const datasource = str(s.datasource);
-  const subs = subValues(ctx.subsOf, datasource, str(s.sub), str(s.sub_sub));
+  const subs = subValues(ctx.subsOf, datasource, s);
   const path = str(s.path);
 
   const lists = relatedLists(ctx, hit, searcher.keywordsOf(hit, 'thread')[0]);
