@@ -53,6 +53,8 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
   let ogTitle: string | undefined;
   let nodes = 0;
   let last = 0;
+  // Open elements per tag: a close tag matching none is ignored in O(1); a match pops what it scans.
+  const open = new Map<string, number>();
   const addText = (raw: string) => {
     if (!raw) return;
     stack[stack.length - 1].children.push(decodeEntities(raw));
@@ -66,8 +68,11 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const name = m[2]?.toLowerCase();
     if (!name) continue; // comment, doctype, processing instruction
     if (m[1] === '/') {
-      const at = stack.map((e) => e.tag).lastIndexOf(name);
-      if (at > 0) stack.length = at;
+      if (!open.get(name)) continue;
+      let at = stack.length - 1;
+      while (stack[at].tag !== name) at--;
+      for (let i = at; i < stack.length; i++) open.set(stack[i].tag, open.get(stack[i].tag)! - 1);
+      stack.length = at;
       continue;
     }
     if (name === 'title' || RAW.has(name)) {
@@ -91,7 +96,10 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const el: HtmlElement = { tag: name, attrs, children: [] };
     stack[stack.length - 1].children.push(el);
     nodes++;
-    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) stack.push(el);
+    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) {
+      stack.push(el);
+      open.set(name, (open.get(name) ?? 0) + 1);
+    }
   }
   if (nodes < maxNodes) addText(html.slice(last));
   return { root, title: title || ogTitle || undefined, description };
