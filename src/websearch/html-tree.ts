@@ -28,7 +28,9 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 const RAW = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'svg', 'math']);
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
 
-const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+// A start tag without its `>` (or with an unclosed quote) runs to the end of the input, as in browsers:
+// every `<name` matches at once, so no later `<` rescans the rest of the page (linear time).
+const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)(?:>|$)/g;
 const ATTR_RE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 function parseAttrs(raw: string): Record<string, string> {
