@@ -133,6 +133,13 @@ export interface Config {
 
 /** Variables whose values never appear in messages or logs. */
 const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY']);
+/**
+ * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
+ * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
+ * and a value holding an `@` is never echoed.
+ */
+const BASE_URL_VARIABLES = ['BRAVE_BASE_URL', 'SEARXNG_BASE_URL', 'LLM_BASE_URL'] as const;
+const isBaseUrlVariable = (key: string) => (BASE_URL_VARIABLES as readonly string[]).includes(key);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -147,12 +154,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!result.success) {
     const lines = result.issues.map((issue) => {
       const key = String(issue.path?.[0]?.key ?? '?');
-      const shown = SECRET_VARIABLES.has(key) ? '(value hidden)' : `(got ${JSON.stringify(present[key] ?? '')})`;
+      const hidden = SECRET_VARIABLES.has(key) || (isBaseUrlVariable(key) && String(present[key] ?? '').includes('@'));
+      const shown = hidden ? '(value hidden)' : `(got ${JSON.stringify(present[key] ?? '')})`;
       return `  ${key}: ${issue.message} ${shown}`;
     });
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = result.output;
+  for (const key of BASE_URL_VARIABLES) {
+    const url = e[key] === undefined || !URL.canParse(e[key]) ? undefined : new URL(e[key]);
+    if (url && (url.username || url.password)) {
+      throw new ConfigError(`invalid configuration:\n  ${key}: must not contain credentials (user:password@): requests cannot carry them (value hidden)`);
+    }
+  }
   if (e.LLM_BASE_URL !== undefined && !e.LLM_MODELS) {
     throw new ConfigError('invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")');
   }

@@ -28,7 +28,9 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 const RAW = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'svg', 'math']);
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
 
-const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+// A start tag without its `>` (or with an unclosed quote) runs to the end of the input, as in browsers:
+// every `<name` matches at once, so no later `<` rescans the rest of the page (linear time).
+const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)(?:>|$)/g;
 const ATTR_RE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 function parseAttrs(raw: string): Record<string, string> {
@@ -53,6 +55,8 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
   let ogTitle: string | undefined;
   let nodes = 0;
   let last = 0;
+  // Open elements per tag: a close tag matching none is ignored in O(1); a match pops what it scans.
+  const open = new Map<string, number>();
   const addText = (raw: string) => {
     if (!raw) return;
     stack[stack.length - 1].children.push(decodeEntities(raw));
@@ -66,8 +70,11 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const name = m[2]?.toLowerCase();
     if (!name) continue; // comment, doctype, processing instruction
     if (m[1] === '/') {
-      const at = stack.map((e) => e.tag).lastIndexOf(name);
-      if (at > 0) stack.length = at;
+      if (!open.get(name)) continue;
+      let at = stack.length - 1;
+      while (stack[at].tag !== name) at--;
+      for (let i = at; i < stack.length; i++) open.set(stack[i].tag, open.get(stack[i].tag)! - 1);
+      stack.length = at;
       continue;
     }
     if (name === 'title' || RAW.has(name)) {
@@ -91,7 +98,10 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const el: HtmlElement = { tag: name, attrs, children: [] };
     stack[stack.length - 1].children.push(el);
     nodes++;
-    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) stack.push(el);
+    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) {
+      stack.push(el);
+      open.set(name, (open.get(name) ?? 0) + 1);
+    }
   }
   if (nodes < maxNodes) addText(html.slice(last));
   return { root, title: title || ogTitle || undefined, description };

@@ -69,12 +69,19 @@ function measure(el: HtmlElement, stats: Map<HtmlElement, Stats>, inLink = false
   return s;
 }
 
-function* elements(el: HtmlElement): Generator<HtmlElement> {
-  for (const c of el.children) {
-    if (typeof c === 'string') continue;
-    yield c;
-    yield* elements(c);
+/** Every element below `root` in document order (an explicit stack: linear in the node count, whatever the nesting). */
+function elements(root: HtmlElement): HtmlElement[] {
+  const out: HtmlElement[] = [];
+  const stack: HtmlElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el !== root) out.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (typeof c !== 'string') stack.push(c);
+    }
   }
+  return out;
 }
 
 function largest(candidates: HtmlElement[], stats: Map<HtmlElement, Stats>): HtmlElement | undefined {
@@ -147,7 +154,7 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   prune(root);
   const stats = new Map<HtmlElement, Stats>();
   measure(root, stats);
-  const all = [...elements(root)];
+  const all = elements(root);
   const hasText = (e: HtmlElement) => stats.get(e)!.text > 0;
   const mains = all.filter((e) => (e.tag === 'main' || (e.attrs.role ?? '').toLowerCase() === 'main') && hasText(e));
   const marked = largest(mains, stats) ?? largest(all.filter((e) => e.tag === 'article' && hasText(e)), stats);
