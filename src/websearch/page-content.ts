@@ -7,7 +7,7 @@
 import { decodeText } from '../../extractors/text-decode.ts';
 import { extract } from '../../extractors/index.ts';
 import type { FetchedPage } from './crawler.ts';
-import { extractMainContent, truncateText } from './main-content.ts';
+import { extractMainContent, truncateText } from '../../extractors/web/main-content.ts';
 
 export interface PageContent {
   title?: string;

@@ -8,7 +8,7 @@
  *
  * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored.
  */
-import { decodeEntities } from '../../extractors/formats/html-entities.ts';
+import { decodeEntities } from '../formats/html-entities.ts';
 
 export interface HtmlElement {
   tag: string;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 
-const MODULE = new URL('../../../src/websearch/main-content.ts', import.meta.url).href;
+const MODULE = new URL('../../../extractors/web/main-content.ts', import.meta.url).href;
 /** Far above a linear pass on this input (about a second); far below the quadratic walk (about a minute). */
 const HANG_GUARD_MS = 15_000;
 

@@ -1,7 +1,7 @@
 /** Main-content extraction: boilerplate removed, the content root chosen, text rendered and cut. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractMainContent, truncateText } from '../../../src/websearch/main-content.ts';
+import { extractMainContent, truncateText } from '../../../extractors/web/main-content.ts';
 
 const page = (body: string, head = '<title>T &amp; Co</title><meta name="description" content="Desc &quot;x&quot;">') =>
   `<!doctype html><html><head>${head}<script>var s = "<p>not text</p>";</script><style>p { color: red }</style></head><body>${body}</body></html>`;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 
-const MODULE = new URL('../../../src/websearch/html-tree.ts', import.meta.url).href;
+const MODULE = new URL('../../../extractors/web/html-tree.ts', import.meta.url).href;
 /** Far above a linear pass on this input (milliseconds); far below the quadratic rescans (about a minute). */
 const HANG_GUARD_MS = 15_000;
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 
-const MODULE = new URL('../../../src/websearch/html-tree.ts', import.meta.url).href;
+const MODULE = new URL('../../../extractors/web/html-tree.ts', import.meta.url).href;
 /** Far above a linear pass on this input (milliseconds); far below the quadratic scan (about a minute). */
 const HANG_GUARD_MS = 15_000;
 
@@ -48,7 +48,7 @@ test('40,000 close tags matching no open element after 40,000 open elements are 
 });
 
 test('a close tag still closes its element and every element opened after it', async () => {
-  const { parseHtml } = await import('../../../src/websearch/html-tree.ts');
+  const { parseHtml } = await import('../../../extractors/web/html-tree.ts');
   const { root } = parseHtml('<div><p><b>x</p>after</div><i>y</i></b>z');
   const div = root.children[0];
   assert.ok(typeof div !== 'string' && div.tag === 'div');
