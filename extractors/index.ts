@@ -2,21 +2,30 @@
  * Public API of the extractors layer: Base64-decoded binaries to searchable text, safely.
  * - extract(bytes, options): runs in the shared worker pool (wall-time limit, crash isolation).
  * - extractInline(bytes, options): same result in the calling thread (tests, benchmarks, trusted input).
+ * - extractMainContentPooled(bytes, options): an HTML web page's main content, in the same pool.
+ * - extractMainContent / truncateText / parseHtml (extractors/web/): the same in the calling thread.
  * - the media-type registry, the suffix / search-file-type table, limit defaults, ExtractionError.
  */
 import { ExtractionError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
+import type { JobKind, JobResults } from './jobs.ts';
 import { ExtractionPool } from './pool.ts';
-import type { PoolOptions } from './pool.ts';
+import type { PoolJob, PoolOptions } from './pool.ts';
 import { extractWith, parseMediaType } from './registry.ts';
 import type { ExtractLimits, Extraction } from './types.ts';
+import type { MainContent } from './web/main-content.ts';
 
 export { decodeBase64Body } from './base64.ts';
 export { ExtractionError, toExtractionError } from './errors.ts';
 export type { ExtractionErrorCode } from './errors.ts';
 export { DEFAULT_LIMITS, DEFAULT_MAX_BINARY_BYTES, resolveLimits } from './limits.ts';
 export { ExtractionPool } from './pool.ts';
-export type { PoolOptions } from './pool.ts';
+export type { PoolJob, PoolOptions } from './pool.ts';
+export type { JobKind, JobResults } from './jobs.ts';
+export { extractMainContent, extractMainContentFromBytes, renderText, truncateText } from './web/main-content.ts';
+export type { MainContent } from './web/main-content.ts';
+export { parseHtml } from './web/html-tree.ts';
+export type { HtmlElement, HtmlNode, ParsedHtml } from './web/html-tree.ts';
 export {
   extractNested, extractWith, parseMediaType, registerExtractor, registeredMediaTypes, resolveExtractor, sniffExtractor,
 } from './registry.ts';
@@ -33,7 +42,12 @@ export interface ExtractOptions {
   limits?: Partial<ExtractLimits>;
   signal?: AbortSignal;
   /** Pool to run in; default the shared pool (created on first use). */
-  pool?: ExtractionPool;
+  pool?: JobRunner;
+}
+
+/** What runs pool jobs: an ExtractionPool, or a stand-in with the same `run` (tests). */
+export interface JobRunner {
+  run<K extends JobKind = 'extract'>(job: PoolJob & { kind?: K }): Promise<JobResults[K]>;
 }
 
 let sharedPool: ExtractionPool | null = null;
@@ -82,4 +96,33 @@ export async function extractInline(bytes: Uint8Array, options: Omit<ExtractOpti
   precheck(bytes, limits);
   const { type, params } = parseMediaType(options.mediaType);
   return extractWith(bytes, { mediaType: type, params, fileName: options.fileName, limits, depth: 0, signal: options.signal });
+}
+
+/** Wall-time limit of one web page's main-content extraction in the pool (the same as crawled PDFs get). */
+export const MAIN_CONTENT_TIMEOUT_MS = 10_000;
+
+export interface MainContentOptions {
+  /** Charset of the Content-Type header; a BOM wins, without either `<meta charset>`, then UTF-8, else windows-1252. */
+  charset?: string;
+  /** Characters of text kept; longer text is cut on a word boundary and marked with an ellipsis. */
+  maxChars: number;
+  signal?: AbortSignal;
+  /** Wall-time limit in ms; default MAIN_CONTENT_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Pool to run in; default the shared pool. */
+  pool?: JobRunner;
+}
+
+/**
+ * Main content of an HTML/XHTML web page (title, meta description, boilerplate-free text),
+ * parsed in a worker of the pool under the wall-time limit, never in the calling thread.
+ * Rejects only with ExtractionError (TIMEOUT, ABORTED, OVERLOADED, TOO_LARGE over
+ * DEFAULT_LIMITS.maxInputBytes, CORRUPT when the worker crashed).
+ */
+export async function extractMainContentPooled(bytes: Uint8Array, options: MainContentOptions): Promise<MainContent> {
+  const limits = resolveLimits({ maxOutputChars: options.maxChars, timeoutMs: options.timeoutMs ?? MAIN_CONTENT_TIMEOUT_MS });
+  precheck(bytes, limits);
+  const pool = options.pool ?? getSharedPool();
+  const params: Record<string, string> = options.charset ? { charset: options.charset } : {};
+  return pool.run({ kind: 'main-content', bytes, mediaType: 'text/html', params, limits, signal: options.signal });
 }

@@ -1,6 +1,6 @@
 /**
  * Worker-thread pool for extraction. Each job runs in a worker so a hostile document cannot
- * stall the caller's event loop: the wall-time limit is enforced by terminating the worker
+ * stall the caller's event loop (job kinds: registry extraction, web-page main content; see jobs.ts): the wall-time limit is enforced by terminating the worker
  * (TIMEOUT) and starting a replacement; a worker out of memory under resourceLimits fails its
  * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. The queue is bounded:
  * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Idle workers are unref'd
@@ -13,8 +13,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from './errors.ts';
 import type { ExtractionErrorCode } from './errors.ts';
-import type { ExtractLimits, Extraction } from './types.ts';
-import type { WorkerRequest } from './worker.ts';
+import type { JobKind, JobResults, WorkerRequest } from './jobs.ts';
+import type { ExtractLimits } from './types.ts';
 
 export interface PoolOptions {
   /** Number of workers; default os.availableParallelism() (2 when unknown). */
@@ -28,6 +28,8 @@ export interface PoolOptions {
 }
 
 export interface PoolJob {
+  /** What the worker does with the bytes; default `extract` (see jobs.ts). */
+  kind?: JobKind;
   bytes: Uint8Array;
   mediaType: string;
   params: Record<string, string>;
@@ -39,7 +41,7 @@ export interface PoolJob {
 interface Pending {
   id: number;
   job: PoolJob;
-  resolve: (e: Extraction) => void;
+  resolve: (result: JobResults[JobKind]) => void;
   reject: (e: Error) => void;
 }
 
@@ -108,7 +110,7 @@ export class ExtractionPool {
       ? new Worker(bundled, { ...options, eval: true })
       : new Worker(bootstrapUrl(this.workerUrl), options);
     const slot: Slot = { worker, current: null, timer: null, onAbort: null };
-    worker.on('message', (msg: { id: number; ok: boolean; result?: Extraction; error?: { code: ExtractionErrorCode; message: string } }) => {
+    worker.on('message', (msg: { id: number; ok: boolean; result?: JobResults[JobKind]; error?: { code: ExtractionErrorCode; message: string } }) => {
       const job = slot.current;
       if (!job || job.id !== msg.id) return;
       this.release(slot);
@@ -154,15 +156,15 @@ export class ExtractionPool {
     this.pump();
   }
 
-  /** Runs one extraction in a worker. */
-  run(job: PoolJob): Promise<Extraction> {
+  /** Runs one job in a worker; resolves to the result of its kind (an Extraction by default). */
+  run<K extends JobKind = 'extract'>(job: PoolJob & { kind?: K }): Promise<JobResults[K]> {
     if (this.closed) return Promise.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
     if (job.signal?.aborted) return Promise.reject(new ExtractionError('ABORTED', 'extraction aborted'));
     if (this.queue.length >= this.maxQueue) {
       return Promise.reject(new ExtractionError('OVERLOADED', `extraction queue is full (${this.maxQueue} waiting)`));
     }
-    return new Promise<Extraction>((resolve, reject) => {
-      const pending: Pending = { id: this.nextId++, job, resolve, reject };
+    return new Promise<JobResults[K]>((resolve, reject) => {
+      const pending: Pending = { id: this.nextId++, job, resolve: resolve as Pending['resolve'], reject };
       this.queue.push(pending);
       job.signal?.addEventListener('abort', () => {
         const i = this.queue.indexOf(pending);
@@ -198,7 +200,7 @@ export class ExtractionPool {
     // Structured clone copies a view's whole underlying buffer, so views are compacted first.
     const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;
     const req: WorkerRequest = {
-      id: pending.id, bytes: whole ? job.bytes : job.bytes.slice(), mediaType: job.mediaType, params: job.params, fileName: job.fileName, limits: job.limits,
+      id: pending.id, kind: job.kind, bytes: whole ? job.bytes : job.bytes.slice(), mediaType: job.mediaType, params: job.params, fileName: job.fileName, limits: job.limits,
     };
     slot.worker.postMessage(req);
   }

@@ -9,7 +9,11 @@
  * 3. render it as text: block elements on their own lines, whitespace collapsed.
  * When a density pick holds much less text than the cleaned page, the cleaned
  * page is used instead. Output is cut at `maxChars` on a word boundary.
+ * Limits: the tree is capped at 200,000 nodes (html-tree.ts) and every step is linear in the
+ * page; web pages run through the extractors' worker pool (`extractMainContentPooled` in
+ * extractors/index.ts), which adds the wall-time limit.
  */
+import { decodeText } from '../text-decode.ts';
 import { type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts';
 
 export interface MainContent {
@@ -164,4 +168,18 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   const text = renderText(chosen);
   const cut = truncateText(text, maxChars);
   return { title, description, text: cut.text, truncated: cut.truncated };
+}
+
+/** The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 2 KB. */
+function metaCharset(bytes: Uint8Array): string | undefined {
+  const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 2048));
+  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+}
+
+/**
+ * Main content of an HTML page given as bytes: decoded with a BOM, else `charset` (the
+ * Content-Type parameter), else the `<meta charset>`, else UTF-8 when valid, else windows-1252.
+ */
+export function extractMainContentFromBytes(bytes: Uint8Array, charset: string | undefined, maxChars: number): MainContent {
+  return extractMainContent(decodeText(bytes, charset ?? metaCharset(bytes)), maxChars);
 }

@@ -1,0 +1,44 @@
+/**
+ * The jobs an extraction worker runs, shared by the pool (extractors/pool.ts) and the worker
+ * (extractors/worker.ts) so both sides agree on the protocol. A job carries bytes, a media type
+ * with its parameters and the limits; its `kind` says what the worker does with them:
+ * - `extract` (the default): the media-type registry, resolving to an Extraction;
+ * - `main-content`: an HTML/XHTML web page's main content (boilerplate removed, charset from
+ *   `params.charset`, a BOM or `<meta charset>`), cut at `limits.maxOutputChars` on a word
+ *   boundary, resolving to a MainContent.
+ * Every kind runs under the pool's wall-time limit (`limits.timeoutMs`) and heap cap.
+ */
+import { extractWith } from './registry.ts';
+import type { ExtractLimits, Extraction } from './types.ts';
+import { type MainContent, extractMainContentFromBytes } from './web/main-content.ts';
+
+/** Result type of each job kind. */
+export interface JobResults {
+  extract: Extraction;
+  'main-content': MainContent;
+}
+export type JobKind = keyof JobResults;
+
+/** One message from the pool to a worker. */
+export interface WorkerRequest {
+  id: number;
+  /** Default `extract`. */
+  kind?: JobKind;
+  bytes: Uint8Array;
+  mediaType: string;
+  params: Record<string, string>;
+  fileName?: string;
+  limits: ExtractLimits;
+}
+
+const JOBS: { [K in JobKind]: (req: WorkerRequest) => Promise<JobResults[K]> } = {
+  extract: (req) => extractWith(req.bytes, {
+    mediaType: req.mediaType, params: req.params, fileName: req.fileName, limits: req.limits, depth: 0,
+  }),
+  'main-content': async (req) => extractMainContentFromBytes(req.bytes, req.params.charset, req.limits.maxOutputChars),
+};
+
+/** Runs one job in the calling thread (a worker); rejects with whatever the job throws. */
+export function runJob(req: WorkerRequest): Promise<JobResults[JobKind]> {
+  return JOBS[req.kind ?? 'extract'](req);
+}
