@@ -8,7 +8,7 @@
  */
 import type { ContextSource } from './providers/types.ts';
 import type { WebSearchResult } from './types.ts';
-import { truncateText } from '../../extractors/web/main-content.ts';
+import { truncateText } from '../../extractors/index.ts';
 
 const SUMMARY_SOURCES = 8;
 const SENTENCE_CHARS = 300;

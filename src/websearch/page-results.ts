@@ -10,8 +10,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from '../log.ts';
 import { abortScope } from './abort.ts';
 import { fetchPage } from './crawler.ts';
-import type { DocumentExtractor } from './page-content.ts';
-import { pageContent } from './page-content.ts';
+import { type PageExtractors, pageContent } from './page-content.ts';
 import type { SearchHit } from './providers/types.ts';
 import type { AddressPolicy } from './ssrf.ts';
 import type { WebSearchResult } from './types.ts';
@@ -26,7 +25,8 @@ export interface CrawlSettings {
   pageTimeoutMs: number;
   /** Characters of content per page. */
   maxChars: number;
-  extractDocument: DocumentExtractor;
+  /** Readers of HTML and PDF pages (the worker pool in production). */
+  extractors: PageExtractors;
   log: Logger;
 }
 
@@ -44,7 +44,7 @@ async function crawlOne(hit: SearchHit, s: CrawlSettings, signal: AbortSignal): 
   let content;
   try {
     const page = await fetchPage(hit.url, { userAgent: s.userAgent, policy: s.policy, maxBytes: s.maxBytes, maxRedirects: s.maxRedirects, signal: scope.signal });
-    content = await pageContent(page, s.maxChars, s.extractDocument, scope.signal);
+    content = await pageContent(page, s.maxChars, s.extractors, scope.signal);
   } finally {
     scope.dispose();
   }

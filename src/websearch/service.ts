@@ -18,7 +18,7 @@ import { ServiceError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { abortScope } from './abort.ts';
 import { sourceResult, summaryResult } from './context-summary.ts';
-import { type DocumentExtractor, poolDocumentExtractor } from './page-content.ts';
+import { type PageExtractors, poolPageExtractors } from './page-content.ts';
 import { crawlHits, snippetResult } from './page-results.ts';
 import { createBraveProvider } from './providers/brave.ts';
 import { createSearxngProvider } from './providers/searxng.ts';
@@ -40,8 +40,8 @@ export interface WebSearchDeps {
   log: Logger;
   /** Address policy of the crawler; default from `config.allowPrivateAddresses`. */
   policy?: AddressPolicy;
-  /** PDF text extraction; default the extractors' worker pool. */
-  extractDocument?: DocumentExtractor;
+  /** How crawled HTML/XHTML and PDF pages are read; default the extractors' shared worker pool. */
+  extractors?: PageExtractors;
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(n)));
@@ -73,7 +73,7 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
   const policy = deps.policy ?? createAddressPolicy({ allowPrivate: config.allowPrivateAddresses });
   const brave = config.braveApiKey ? createBraveProvider({ apiKey: config.braveApiKey, baseUrl: config.braveBaseUrl }) : undefined;
   const searxng = config.searxngBaseUrl ? createSearxngProvider({ baseUrl: config.searxngBaseUrl }) : undefined;
-  const extractDocument = deps.extractDocument ?? poolDocumentExtractor;
+  const extractors = deps.extractors ?? poolPageExtractors();
 
   /** Run one provider call per query; at least one must succeed. */
   async function perQuery<T>(queries: string[], name: string, timeoutS: number, call: (q: string) => Promise<T[]>): Promise<T[][]> {
@@ -129,7 +129,7 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
           concurrency: config.crawlConcurrency,
           pageTimeoutMs: deep ? timeoutS * 1000 : config.crawlPageTimeoutMs,
           maxChars: deep ? config.deepContentChars : config.contentChars,
-          extractDocument,
+          extractors,
           log,
         }, deadlineAt, signal);
       } finally {
