@@ -1,5 +1,6 @@
 /**
- * The HTML tree builder runs on the server thread for every crawled page, so close tags must
+ * The HTML tree builder runs for every crawled page (in an extraction worker, where a slow parse
+ * holds the worker up to its 10 s limit and costs the page its content), so close tags must
  * cost amortised constant time: a hostile page of many open elements followed by many close
  * tags that match none of them (360 KB, well within CRAWLER_MAX_BYTES) must not keep the
  * thread busy for a minute. The parse runs in a child process that is killed when it has not

@@ -1,5 +1,6 @@
 /**
- * The HTML tree builder runs on the server thread for every crawled page, so a start tag that
+ * The HTML tree builder runs for every crawled page (in an extraction worker, where a slow parse
+ * holds the worker up to its 10 s limit and costs the page its content), so a start tag that
  * is never closed by `>` must not make every later `<` rescan the rest of the page: 80,000
  * unterminated `<a ` (240 KB, well within CRAWLER_MAX_BYTES) must not keep the thread busy
  * for a minute. The parse runs in a child process that is killed when it has not answered

@@ -1,8 +1,8 @@
 /**
- * Main-content extraction runs on the server thread for every crawled page (web search,
- * chat webSearch tool), so its work must grow linearly with the page: a hostile page of
- * deeply nested elements (under 4 MB, within the default CRAWLER_MAX_BYTES) must not keep the
- * thread busy for minutes. The extraction runs in a child process that is killed when it
+ * Main-content extraction runs for every crawled page (web search, chat webSearch tool; in an
+ * extraction worker, which a slow pass holds up to its 10 s limit), so its work must grow
+ * linearly with the page: a hostile page of deeply nested elements (under 4 MB, within the
+ * default CRAWLER_MAX_BYTES) must not keep the thread busy for minutes. The extraction runs in a child process that is killed when it
  * has not answered long after a linear pass would have (a hang guard, not a measurement).
  */
 import assert from 'node:assert/strict';
