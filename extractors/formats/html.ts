@@ -15,7 +15,8 @@ const BLOCK = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1
   'address', 'form', 'fieldset', 'details', 'summary', 'caption', 'thead', 'tbody', 'tfoot', 'body', 'html', 'option']);
 const CELL = new Set(['td', 'th']);
 
-function sniffMetaCharset(bytes: Uint8Array): string | undefined {
+/** The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 2 KB. */
+export function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 2048));
   const m = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head);
   return m?.[1];

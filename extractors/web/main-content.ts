@@ -13,6 +13,7 @@
  * page; web pages run through the extractors' worker pool (`extractMainContentPooled` in
  * extractors/index.ts), which adds the wall-time limit.
  */
+import { sniffMetaCharset } from '../formats/html.ts';
 import { decodeText } from '../text-decode.ts';
 import { type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts';
 
@@ -170,16 +171,10 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   return { title, description, text: cut.text, truncated: cut.truncated };
 }
 
-/** The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 2 KB. */
-function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 2048));
-  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
-}
-
 /**
  * Main content of an HTML page given as bytes: decoded with a BOM, else `charset` (the
  * Content-Type parameter), else the `<meta charset>`, else UTF-8 when valid, else windows-1252.
  */
 export function extractMainContentFromBytes(bytes: Uint8Array, charset: string | undefined, maxChars: number): MainContent {
-  return extractMainContent(decodeText(bytes, charset ?? metaCharset(bytes)), maxChars);
+  return extractMainContent(decodeText(bytes, charset ?? sniffMetaCharset(bytes)), maxChars);
 }
