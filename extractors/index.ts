@@ -43,6 +43,8 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   /** Pool to run in; default the shared pool (created on first use). */
   pool?: JobRunner;
+  /** A caller waits on the result (web search, chat upload): queued ahead of indexing jobs (PoolJob.interactive). */
+  interactive?: boolean;
 }
 
 /** What runs pool jobs: an ExtractionPool, or a stand-in with the same `run` (tests). */
@@ -84,7 +86,7 @@ export async function extract(bytes: Uint8Array, options: ExtractOptions): Promi
   precheck(bytes, limits);
   const { type, params } = parseMediaType(options.mediaType);
   const pool = options.pool ?? getSharedPool();
-  return pool.run({ bytes, mediaType: type, params, fileName: options.fileName, limits, signal: options.signal });
+  return pool.run({ bytes, mediaType: type, params, fileName: options.fileName, limits, signal: options.signal, interactive: options.interactive });
 }
 
 /**
@@ -124,5 +126,5 @@ export async function extractMainContentPooled(bytes: Uint8Array, options: MainC
   precheck(bytes, limits);
   const pool = options.pool ?? getSharedPool();
   const params: Record<string, string> = options.charset ? { charset: options.charset } : {};
-  return pool.run({ kind: 'main-content', bytes, mediaType: 'text/html', params, limits, signal: options.signal });
+  return pool.run({ kind: 'main-content', bytes, mediaType: 'text/html', params, limits, signal: options.signal, interactive: true });
 }

@@ -3,7 +3,8 @@
  * stall the caller's event loop (job kinds: registry extraction, web-page main content; see jobs.ts): the wall-time limit is enforced by terminating the worker
  * (TIMEOUT) and starting a replacement; a worker out of memory under resourceLimits fails its
  * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. The queue is bounded:
- * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Idle workers are unref'd
+ * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Interactive jobs (a caller
+ * waits on them) wait ahead of the others (PoolJob.interactive). Idle workers are unref'd
  * so an idle pool never keeps the process alive.
  * Inside the single executable (src/build/binary.ts) the default worker is the bundled worker
  * script carried as the SEA asset `SEA_WORKER_ASSET`, started with `eval: true`.
@@ -36,6 +37,11 @@ export interface PoolJob {
   fileName?: string;
   limits: ExtractLimits;
   signal?: AbortSignal;
+  /**
+   * A caller is waiting on it (a web-search page, a chat upload): it is queued ahead of every
+   * waiting job that is not interactive (document indexing), behind the interactive ones.
+   */
+  interactive?: boolean;
 }
 
 interface Pending {
@@ -165,7 +171,11 @@ export class ExtractionPool {
     }
     return new Promise<JobResults[K]>((resolve, reject) => {
       const pending: Pending = { id: this.nextId++, job, resolve: resolve as Pending['resolve'], reject };
-      this.queue.push(pending);
+      if (job.interactive === true) {
+        let at = 0;
+        while (at < this.queue.length && this.queue[at].job.interactive === true) at++;
+        this.queue.splice(at, 0, pending);
+      } else this.queue.push(pending);
       job.signal?.addEventListener('abort', () => {
         const i = this.queue.indexOf(pending);
         if (i >= 0) {

@@ -46,7 +46,7 @@ export function filesRoutes(services: Services): Hono<AppEnv> {
     const filename = (file.name || 'upload').slice(0, 255);
     let extraction;
     try {
-      extraction = await extract(bytes, { mediaType: file.type || '', fileName: filename, limits: { maxInputBytes: Math.max(maxBytes, 1) }, signal: c.req.raw.signal });
+      extraction = await extract(bytes, { mediaType: file.type || '', fileName: filename, limits: { maxInputBytes: Math.max(maxBytes, 1) }, signal: c.req.raw.signal, interactive: true });
     } catch (err) {
       if (err instanceof ExtractionError) throw new ServiceError('UNPROCESSABLE', `The file cannot be read (${err.code}): ${err.message}`);
       throw err;

@@ -39,7 +39,7 @@ export function poolPageExtractors(pool?: JobRunner): PageExtractors {
     html: (bytes, charset, maxChars, signal) =>
       extractMainContentPooled(bytes, { charset, maxChars, signal, timeoutMs: PAGE_EXTRACT_TIMEOUT_MS, pool }),
     document: async (bytes, mediaType, signal) => {
-      const x = await extract(bytes, { mediaType, signal, limits: { timeoutMs: PAGE_EXTRACT_TIMEOUT_MS }, pool });
+      const x = await extract(bytes, { mediaType, signal, limits: { timeoutMs: PAGE_EXTRACT_TIMEOUT_MS }, pool, interactive: true });
       return { text: x.text, title: x.title };
     },
   };

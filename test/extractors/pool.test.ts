@@ -74,6 +74,26 @@ describe('extraction pool', () => {
     }
   });
 
+  it('runs waiting interactive jobs before waiting indexing jobs, each lane in arrival order', async () => {
+    const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
+    try {
+      const busy = new AbortController();
+      const hang = pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-hang', params: {}, limits: limitsWith(60_000), signal: busy.signal });
+      const order: string[] = [];
+      const job = (name: string, interactive: boolean) =>
+        pool.run({ bytes: new TextEncoder().encode(name), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000), interactive })
+          .then((x) => order.push(x.text.trim()));
+      const all = [job('bulk1', false), job('page1', true), job('bulk2', false), job('page2', true)];
+      assert.equal(pool.queued, 4);
+      busy.abort(); // frees the only worker: the queue drains one job at a time
+      await assert.rejects(hang, isCode('ABORTED'));
+      await Promise.all(all);
+      assert.deepEqual(order, ['page1', 'page2', 'bulk1', 'bulk2']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects with OVERLOADED when the queue is full', async () => {
     const pool = new ExtractionPool({ size: 1, maxQueue: 1, workerUrl: hangWorker });
     try {
