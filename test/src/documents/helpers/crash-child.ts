@@ -1,0 +1,48 @@
+/**
+ * Child process for crash tests: opens the real on-disk state, engine and queue under DATA_DIR
+ * (no periodic commit), runs the steps named in STEPS (comma-separated), then kills itself with
+ * SIGKILL, so that whatever was not committed is left exactly as after a crash.
+ *   create   create datasource `wiki`
+ *   push     push document wiki:doc-1 (acknowledged once durable)
+ *   commit   apply the queue and commit the engine
+ *   delete   delete datasource `wiki` (its drop is queued, durably, before this step ends)
+ */
+import { join } from 'node:path';
+import { FsDirectory, openIndex } from '../../../../engine/index.ts';
+import { extractInline } from '../../../../extractors/index.ts';
+import { loadConfig } from '../../../../src/config.ts';
+import { createBodyReader } from '../../../../src/documents/body.ts';
+import { pushDocuments } from '../../../../src/documents/push.ts';
+import { DocumentService } from '../../../../src/documents/service.ts';
+import { createDatasource, deleteDatasource } from '../../../../src/indexing/datasources.ts';
+import { silentLogger } from '../../../../src/log.ts';
+import { DOCUMENT_SCHEMA } from '../../../../src/search/index-schema.ts';
+import { openState } from '../../../../src/state/open.ts';
+
+const dataDir = process.env.DATA_DIR!;
+const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
+const state = await openState(config, silentLogger);
+const now = () => Date.now();
+const index = await openIndex({ directory: await FsDirectory.open(join(dataDir, 'index')), schema: DOCUMENT_SCHEMA, commitIntervalMs: 0, merge: false });
+const documents = await DocumentService.open({
+  dir: join(dataDir, 'documents'),
+  index,
+  state,
+  readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+  log: silentLogger,
+  now,
+});
+for (const step of (process.env.STEPS ?? '').split(',')) {
+  if (step === 'create') await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
+  else if (step === 'push') {
+    const doc = { datasource: 'wiki', id: 'doc-1', title: 'Travel policy', file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', body: { mime_type: 'text/plain', text_content: 'trains' } };
+    const res = await pushDocuments({ state, documents, maxBinaryBytes: config.maxBinaryBytes, now }, { documents: doc });
+    if (res.results[0].outcome !== 'sent') throw new Error(`push answered ${res.results[0].outcome}`);
+  } else if (step === 'commit') {
+    await documents.pipeline.drained();
+    await index.writer.commit();
+  } else if (step === 'delete') await deleteDatasource({ state, now }, 'wiki');
+  else throw new Error(`unknown step ${step}`);
+}
+process.stdout.write('DONE\n');
+process.kill(process.pid, 'SIGKILL');
