@@ -98,7 +98,8 @@ class PushContext {
     if (st) return st.state === 'queued' || st.state === 'indexed' ? st : null;
     this.searcher ??= this.deps.documents.index.reader.searcher();
     const committed = this.searcher.get(key);
-    if (!committed) return null;
+    // A version that a queued drop of its datasource removes is not the accepted one (the datasource was re-created).
+    if (!committed || this.deps.documents.statuses.droppedAfter(datasource, Number(committed.stored.seq ?? 0))) return null;
     return { last_modified: (committed.stored.last_modified as string | null) ?? null, tokens: [...(committed.keywords.acl ?? [])].sort() };
   }
 

@@ -89,7 +89,7 @@ export class DocumentService {
         if (event.type === 'indexing.datasource_deleted') await service.dropDatasource(event.name);
       }),
     );
-    await service.reconcileDatasources();
+    await service.reconcileDatasources(replay);
     return service;
   }
 
@@ -137,8 +137,7 @@ export class DocumentService {
   }
 
   async dropDatasource(name: string): Promise<void> {
-    this.statuses.dropDatasource(name);
-    // The pipeline drops the durable statuses when it applies the drop (before the engine sees it).
+    // Statuses are forgotten when the drop is tracked; the pipeline drops the durable statuses when it applies the drop (before the engine sees it).
     await this.enqueue({ op: 'drop_datasource', datasource: name });
   }
 
@@ -185,9 +184,11 @@ export class DocumentService {
     }
   }
 
-  /** Record the effect of an operation in the status registry (queued / deleted / skipped). */
+  /** Record the effect of an operation in the status registry (queued / deleted / skipped / dropped). */
   private track(op: QueueOp, now: number): void {
-    if (op.op === 'upsert') {
+    if (op.op === 'drop_datasource') {
+      this.statuses.dropDatasource(op.datasource, op.seq);
+    } else if (op.op === 'upsert') {
       const d = op.doc;
       this.statuses.set(`${d.datasource}:${d.id}`, {
         datasource: d.datasource,
@@ -246,11 +247,17 @@ export class DocumentService {
     this.queue.releaseThrough(seq).catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
   }
 
-  /** Documents of datasources that no longer exist (deleted while the process died) are removed. */
-  private async reconcileDatasources(): Promise<void> {
+  /**
+   * Documents of datasources that no longer exist (deleted while the process died, maybe before the
+   * drop was queued) are removed: those in the committed index and those in the replayed queue.
+   */
+  private async reconcileDatasources(replay: readonly QueueOp[]): Promise<void> {
     const known = indexingState({ state: this.options.state }).datasources;
     const searcher = this.index.reader.searcher();
-    for (const name of searcher.keywordValues('datasource')) {
+    const names = new Set(searcher.keywordValues('datasource'));
+    this.index.reader.release(searcher);
+    for (const op of replay) if (op.op === 'upsert') names.add(op.doc.datasource);
+    for (const name of names) {
       if (!known.has(name)) {
         this.options.log.warn('removing documents of a deleted datasource', { datasource: name });
         await this.enqueue({ op: 'drop_datasource', datasource: name });

@@ -110,9 +110,18 @@ export class StatusRegistry {
     }
   }
 
-  /** Forget every status of a datasource (it was deleted). */
-  dropDatasource(datasource: string): void {
+  /** Sequence number of the latest drop of each datasource since the start (queued or replayed). */
+  private readonly drops = new Map<string, number>();
+
+  /** Forget every status of a datasource (it was deleted by the drop with sequence number `seq`). */
+  dropDatasource(datasource: string, seq: number): void {
     for (const [key, st] of this.byKey) if (st.datasource === datasource) this.byKey.delete(key);
+    this.drops.set(datasource, Math.max(seq, this.drops.get(datasource) ?? 0));
+  }
+
+  /** Whether a version of a document of `datasource` with sequence number `seq` is removed by a drop since the start. */
+  droppedAfter(datasource: string, seq: number): boolean {
+    return seq < (this.drops.get(datasource) ?? 0);
   }
 
   get size(): number {
