@@ -16,6 +16,7 @@ import { validate } from '../http/validation.ts';
 import type { Searcher } from '../../engine/index.ts';
 import { requireDatasource } from '../indexing/datasources.ts';
 import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../indexing/document-rules.ts';
+import { pendingDatasourceDrop } from '../indexing/events.ts';
 import type { DatasourceState, PropertyDefinition } from '../indexing/state.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from '../search/index-schema.ts';
@@ -156,6 +157,20 @@ function failure(err: unknown): string {
   throw err;
 }
 
+/** Deletions still pending (indexing/events.ts) of the datasources the items name, or undefined. */
+function pendingDrops(state: StateStore, items: readonly unknown[]): Promise<void> | undefined {
+  const waits: Promise<void>[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const name = (item as { datasource?: unknown } | null)?.datasource;
+    if (typeof name !== 'string' || seen.has(name)) continue;
+    seen.add(name);
+    const p = pendingDatasourceDrop(state, name);
+    if (p) waits.push(p);
+  }
+  return waits.length > 0 ? Promise.all(waits).then(() => undefined) : undefined;
+}
+
 /**
  * `bodyBytes`, when given, are the request body that `body` was parsed from: the queue then
  * stores each sent item's JSON from it as received instead of serializing the document again.
@@ -168,6 +183,9 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
     throw new RequestValidationError([{ type: 'too_long', loc: ['body', 'documents'], msg: `List should have at most ${MAX_BULK_DOCUMENTS} items after validation, not ${items.length}`, input: null, ctx: { field_type: 'List', max_length: MAX_BULK_DOCUMENTS, actual_length: items.length } }]);
   }
   await deps.documents.pipeline.capacity(items.length);
+  // A datasource deleted and created again: the old one's drop is queued before these documents
+  // (checked last, with nothing awaited between it and the queueing below).
+  for (let p = pendingDrops(deps.state, items); p !== undefined; p = pendingDrops(deps.state, items)) await p;
   const decisions: Decision[] = [];
   const ops: NewQueueOp[] = [];
   const spans = bodyBytes && !single ? documentItemSpans(bodyBytes) : null;

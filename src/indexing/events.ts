@@ -8,6 +8,12 @@
  * then the first failure is rethrown (the request answers 500; the change
  * stands). A listener must therefore be idempotent, and a consumer that must
  * never miss a deletion should also reconcile with the state on start.
+ *
+ * A datasource deletion is pending from the moment it is applied until its
+ * listeners have run (the documents pipeline has queued the drop of its
+ * documents): `pendingDatasourceDrop` lets a push to a datasource of the same
+ * name, created again meanwhile, wait, so that its documents are queued after
+ * the drop instead of being removed by it.
  */
 import type { StateStore } from '../state/store.ts';
 import type { IndexingEvent } from './state.ts';
@@ -24,12 +30,42 @@ export function onIndexingEvent(store: StateStore, listener: IndexingListener): 
   return () => set.delete(listener);
 }
 
+/** Datasource deletions applied whose listeners have not finished, per store and name. */
+const pendingDrops = new WeakMap<StateStore, Map<string, Set<Promise<void>>>>();
+
+/** Resolves once every deletion of datasource `name` applied so far has been handled; undefined when none is pending. */
+export function pendingDatasourceDrop(store: StateStore, name: string): Promise<void> | undefined {
+  const set = pendingDrops.get(store)?.get(name);
+  return set && set.size > 0 ? Promise.all(set).then(() => undefined) : undefined;
+}
+
 /** Apply `event` now (see StateStore.commit), wait until durable, then notify listeners. */
 export async function commitIndexing(store: StateStore, event: IndexingEvent): Promise<void> {
-  await store.commit(event);
-  const set = listeners.get(store);
-  if (!set || set.size === 0) return;
-  const results = await Promise.allSettled([...set].map(async (l) => l(event)));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  const durable = store.commit(event);
+  // Registered in the same synchronous step that applied the deletion (see the module header).
+  let done: (() => void) | null = null;
+  if (event.type === 'indexing.datasource_deleted') {
+    let byName = pendingDrops.get(store);
+    if (!byName) pendingDrops.set(store, (byName = new Map()));
+    let set = byName.get(event.name);
+    if (!set) byName.set(event.name, (set = new Set()));
+    const pending = new Promise<void>((resolve) => (done = resolve));
+    set.add(pending);
+    const finish = done as unknown as () => void;
+    done = () => {
+      set.delete(pending);
+      if (set.size === 0 && byName.get(event.name) === set) byName.delete(event.name);
+      finish();
+    };
+  }
+  try {
+    await durable;
+    const set = listeners.get(store);
+    if (!set || set.size === 0) return;
+    const results = await Promise.allSettled([...set].map(async (l) => l(event)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  } finally {
+    (done as (() => void) | null)?.();
+  }
 }
