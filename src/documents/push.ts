@@ -182,9 +182,11 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
   if (items.length > MAX_BULK_DOCUMENTS) {
     throw new RequestValidationError([{ type: 'too_long', loc: ['body', 'documents'], msg: `List should have at most ${MAX_BULK_DOCUMENTS} items after validation, not ${items.length}`, input: null, ctx: { field_type: 'List', max_length: MAX_BULK_DOCUMENTS, actual_length: items.length } }]);
   }
+  // A datasource deleted and created again: the old one's drop is queued before these documents.
+  // Waited for before taking capacity (a push let in submits at once), and checked again after it,
+  // with nothing awaited between that last check and the queueing below.
+  for (let p = pendingDrops(deps.state, items); p !== undefined; p = pendingDrops(deps.state, items)) await p;
   await deps.documents.pipeline.capacity(items.length);
-  // A datasource deleted and created again: the old one's drop is queued before these documents
-  // (checked last, with nothing awaited between it and the queueing below).
   for (let p = pendingDrops(deps.state, items); p !== undefined; p = pendingDrops(deps.state, items)) await p;
   const decisions: Decision[] = [];
   const ops: NewQueueOp[] = [];
