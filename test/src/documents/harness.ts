@@ -62,7 +62,8 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
   }
-  const sa = await call('POST', '/api/admin/service-accounts', MASTER, { name: 'indexer' });
+  // A name of its own per harness, so a harness can also be opened again on a persisted state.
+  const sa = await call('POST', '/api/admin/service-accounts', MASTER, { name: `indexer-${crypto.randomUUID().slice(0, 8)}` });
   const key = sa.body.key as string;
 
   return {
