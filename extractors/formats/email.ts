@@ -11,7 +11,7 @@ import { ExtractionError, checkAborted } from '../errors.ts';
 import { extractNested } from '../registry.ts';
 import { TextBuilder } from '../text-builder.ts';
 import type { ExtractContext, Extractor } from '../types.ts';
-import { decodeText } from '../text-decode.ts';
+import { charsetDecoder, decodeText } from '../text-decode.ts';
 import { htmlToText } from './html.ts';
 
 /** Multipart nesting beyond this is treated as hostile. */
@@ -41,7 +41,7 @@ export function decodeHeader(raw: string): string {
         ? new Uint8Array(Buffer.from(data, 'base64'))
         : fromBinary(data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
       try {
-        return new TextDecoder(cs.split('*')[0].toLowerCase()).decode(bytes);
+        return charsetDecoder(cs.split('*')[0].toLowerCase()).decode(bytes);
       } catch {
         return m;
       }
@@ -77,7 +77,7 @@ function parseContentType(value: string | undefined, fallback: string): ContentT
       const m = /^([^']*)'[^']*'(.*)$/.exec(val);
       if (m) {
         try {
-          val = new TextDecoder(m[1] || 'utf-8').decode(fromBinary(m[2].replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))));
+          val = charsetDecoder(m[1] || 'utf-8').decode(fromBinary(m[2].replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))));
         } catch { val = m[2]; }
       }
     }
