@@ -53,4 +53,19 @@ describe('e-mail header encodings', () => {
     assert.equal(e.sections[0].label, 'Quartalsbericht für das Geschäftsjahr.txt');
     assert.match(e.text, /Quartalsbericht für das Geschäftsjahr\.txt\nUmsatz gestiegen/);
   });
+
+  it('an RFC 2231 file name outside Latin-1 (CJK) survives', async () => {
+    const e = await extractInline(eml([
+      'Subject: x',
+      'Content-Type: multipart/mixed; boundary=m',
+      '',
+      '--m',
+      'Content-Type: text/plain',
+      "Content-Disposition: attachment; filename*=UTF-8''%E6%9D%B1%E4%BA%AC%20Bericht.txt",
+      '',
+      'Inhalt',
+      '--m--',
+    ]), { mediaType: 'message/rfc822' });
+    assert.equal(e.sections[0]?.label, '東京 Bericht.txt');
+  });
 });
