@@ -179,7 +179,9 @@ async function walk(part: MimePart, w: Walk, nesting: number, fallbackType = 'te
   }
   const disposition = (part.headers.get('content-disposition') ?? '').toLowerCase();
   const fileName = fileNameOf(part, ct);
-  const isAttachment = disposition.startsWith('attachment') || (fileName !== undefined && !disposition.startsWith('inline'));
+  // Named inline parts other than body text and images are attachments too (Apple Mail sends PDFs inline).
+  const isAttachment = disposition.startsWith('attachment') ||
+    (fileName !== undefined && (!disposition.startsWith('inline') || !/^(?:text\/(?:plain|html)|image\/)/.test(ct.type)));
   const bytes = decodeTransfer(part);
   if (!isAttachment && (ct.type === 'text/plain' || ct.type === 'text/html')) {
     const text = decodeText(bytes, ct.params.charset);
