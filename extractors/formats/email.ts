@@ -2,7 +2,8 @@
  * Email extractor (message/rfc822): headers From/To/Cc/Subject/Date (RFC 2047 encoded
  * words decoded), MIME multipart trees, quoted-printable and Base64 transfer encodings,
  * charsets via TextDecoder, text and HTML bodies (multipart/alternative prefers plain text),
- * attached messages and attachments extracted recursively through the registry within
+ * attached messages and attachments (also named inline parts that are neither body text nor
+ * images) extracted recursively through the registry within
  * limits.maxDepth and limits.maxEntries; each attachment becomes a `part` section.
  * Attachments that fail to extract or exceed the depth are skipped, the message still indexes.
  */
