@@ -1,7 +1,8 @@
 /**
- * XLSX extractor: cell values (shared strings, inline strings, numbers, booleans, dates in
- * ISO form for date-formatted serial numbers) row by row, cells tab-separated, one `sheet` section per worksheet labelled with the sheet
- * name (the name is also the first line of the section). Page count = number of sheets.
+ * XLSX extractor: cell values (shared strings, inline strings, numbers to 15 significant
+ * digits, booleans, dates in ISO form for date-formatted serial numbers) row by row, cells
+ * tab-separated, one `sheet` section per worksheet labelled with the sheet name (the name is
+ * also the first line of the section). Page count = number of sheets.
  */
 import { ExtractionError, checkAborted } from '../errors.ts';
 import { TextBuilder } from '../text-builder.ts';
@@ -50,6 +51,13 @@ function readDateStyles(zip: ZipReader, stylesPart: string): boolean[] {
   });
 }
 
+/** A stored number with at most 15 significant digits, as Excel shows it (0.30000000000000004 is 0.3). */
+export function formatNumber(value: string): string {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return value;
+  return String(Number(n.toPrecision(15)));
+}
+
 /** A date serial number as ISO date, time or both; values outside 1900-9999 stay as stored. */
 export function formatSerialDate(value: string, date1904: boolean): string {
   let serial = Number(value);
@@ -76,7 +84,9 @@ function scanSheetRows(xml: string, what: string, shared: string[], dates: { sty
     let v = value;
     if (type === 's') v = shared[Number(value)] ?? '';
     else if (type === 'b') v = value === '1' ? 'TRUE' : 'FALSE';
-    else if ((type === '' || type === 'n') && dates.styles[style] && value.trim()) v = formatSerialDate(value.trim(), dates.date1904);
+    else if ((type === '' || type === 'n') && value.trim()) {
+      v = dates.styles[style] ? formatSerialDate(value.trim(), dates.date1904) : formatNumber(value.trim());
+    }
     cells.push(v.trim());
     inCell = false;
   };
