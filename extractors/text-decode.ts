@@ -51,8 +51,8 @@ export function normaliseCharset(label: string | undefined): string | null {
 }
 
 /**
- * Decodes bytes as text: a BOM wins, then the declared charset, then UTF-8 when valid,
- * else windows-1252 (a superset of Latin-1 that never fails).
+ * Decodes bytes as text: a BOM wins, then the declared charset, then UTF-8 when valid or
+ * nearly so (stray bytes replaced), else windows-1252 (a superset of Latin-1 that never fails).
  */
 export function decodeText(bytes: Uint8Array, charset?: string): string {
   const bom = sniffBom(bytes);
@@ -62,7 +62,16 @@ export function decodeText(bytes: Uint8Array, charset?: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return charsetDecoder('windows-1252').decode(bytes);
+    // Mostly UTF-8 with a few stray legacy bytes stays UTF-8 (at most 1 in 4 non-ASCII characters invalid;
+    // windows-1252 text makes nearly all of them invalid).
+    const utf8 = new TextDecoder('utf-8').decode(bytes);
+    let nonAscii = 0;
+    let invalid = 0;
+    for (let i = 0; i < utf8.length; i++) {
+      const c = utf8.charCodeAt(i);
+      if (c >= 0x80) { nonAscii++; if (c === 0xfffd) invalid++; }
+    }
+    return invalid * 4 <= nonAscii ? utf8 : charsetDecoder('windows-1252').decode(bytes);
   }
 }
 
