@@ -23,6 +23,7 @@ export class TextBuilder {
   /** Appends text, cutting it at the output limit. Returns false once the limit is reached. */
   append(text: string): boolean {
     if (this.truncated) return false;
+    text = stripSoftHyphens(text);
     if (!text) return true;
     const room = this.maxChars - this.length;
     if (text.length > room) {
@@ -73,13 +74,19 @@ export class TextBuilder {
   }
 }
 
+/**
+ * Removes soft hyphens (U+00AD, Word's optional hyphen, HTML &shy;): invisible inside a word, but the
+ * search tokenizer would split the word there.
+ */
+export const stripSoftHyphens = (s: string): string => (s.indexOf('\u00ad') >= 0 ? s.replace(/\u00ad/g, '') : s);
+
 /** Drops undefined and empty metadata fields so results compare and serialise cleanly. */
 function clean(e: Extraction): Extraction {
   for (const k of ['title', 'author'] as const) {
     const v = e[k];
     if (v === undefined) delete e[k];
     else {
-      const t = v.replace(/\s+/g, ' ').trim();
+      const t = stripSoftHyphens(v).replace(/\s+/g, ' ').trim();
       if (t) e[k] = t;
       else delete e[k];
     }

@@ -5,6 +5,32 @@
  */
 import { ExtractionError } from './errors.ts';
 
+/** windows-1252 characters of bytes 0x80-0x9F (the five unassigned bytes map to themselves, as in WHATWG). */
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** A decoder for one charset. */
+export interface CharsetDecoder {
+  decode(bytes: Uint8Array): string;
+}
+
+/**
+ * `new TextDecoder(label)`, except that windows-1252 (which the WHATWG labels latin1 and
+ * iso-8859-1 also name) is decoded here: some Node releases decode it as ISO-8859-1 and turn
+ * the euro sign, typographic quotes and dashes (0x80-0x9F) into C1 control characters.
+ * Throws RangeError for unknown labels, like TextDecoder.
+ */
+export function charsetDecoder(label: string): CharsetDecoder {
+  const td = new TextDecoder(label);
+  if (td.encoding !== 'windows-1252') return td;
+  return {
+    decode(bytes: Uint8Array): string {
+      const latin = td.decode(bytes);
+      return /[\u0080-\u009f]/.test(latin) ? latin.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]) : latin;
+    },
+  };
+}
+
 /** Detected encoding from a byte-order mark, with the BOM length to skip. */
 export function sniffBom(bytes: Uint8Array): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; skip: number } | null {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
@@ -25,18 +51,27 @@ export function normaliseCharset(label: string | undefined): string | null {
 }
 
 /**
- * Decodes bytes as text: a BOM wins, then the declared charset, then UTF-8 when valid,
- * else windows-1252 (a superset of Latin-1 that never fails).
+ * Decodes bytes as text: a BOM wins, then the declared charset, then UTF-8 when valid or
+ * nearly so (stray bytes replaced), else windows-1252 (a superset of Latin-1 that never fails).
  */
 export function decodeText(bytes: Uint8Array, charset?: string): string {
   const bom = sniffBom(bytes);
   if (bom) return new TextDecoder(bom.encoding).decode(bytes.subarray(bom.skip));
   const declared = normaliseCharset(charset);
-  if (declared) return new TextDecoder(declared).decode(bytes);
+  if (declared) return charsetDecoder(declared).decode(bytes);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    // Mostly UTF-8 with a few stray legacy bytes stays UTF-8 (at most 1 in 4 non-ASCII characters invalid;
+    // windows-1252 text makes nearly all of them invalid).
+    const utf8 = new TextDecoder('utf-8').decode(bytes);
+    let nonAscii = 0;
+    let invalid = 0;
+    for (let i = 0; i < utf8.length; i++) {
+      const c = utf8.charCodeAt(i);
+      if (c >= 0x80) { nonAscii++; if (c === 0xfffd) invalid++; }
+    }
+    return invalid * 4 <= nonAscii ? utf8 : charsetDecoder('windows-1252').decode(bytes);
   }
 }
 

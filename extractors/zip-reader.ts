@@ -33,6 +33,35 @@ export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) ;
 }
 
+/** CP437 characters of bytes 0x80-0xFF (the DOS code page of ZIP names without the UTF-8 flag). */
+const CP437_HIGH = [
+  '\u00c7\u00fc\u00e9\u00e2\u00e4\u00e0\u00e5\u00e7\u00ea\u00eb\u00e8\u00ef\u00ee\u00ec\u00c4\u00c5',
+  '\u00c9\u00e6\u00c6\u00f4\u00f6\u00f2\u00fb\u00f9\u00ff\u00d6\u00dc\u00a2\u00a3\u00a5\u20a7\u0192',
+  '\u00e1\u00ed\u00f3\u00fa\u00f1\u00d1\u00aa\u00ba\u00bf\u2310\u00ac\u00bd\u00bc\u00a1\u00ab\u00bb',
+  '\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556\u2555\u2563\u2551\u2557\u255d\u255c\u255b\u2510',
+  '\u2514\u2534\u252c\u251c\u2500\u253c\u255e\u255f\u255a\u2554\u2569\u2566\u2560\u2550\u256c\u2567',
+  '\u2568\u2564\u2565\u2559\u2558\u2552\u2553\u256b\u256a\u2518\u250c\u2588\u2584\u258c\u2590\u2580',
+  '\u03b1\u00df\u0393\u03c0\u03a3\u03c3\u00b5\u03c4\u03a6\u0398\u03a9\u03b4\u221e\u03c6\u03b5\u2229',
+  '\u2261\u00b1\u2265\u2264\u2320\u2321\u00f7\u2248\u00b0\u2219\u00b7\u221a\u207f\u00b2\u25a0\u00a0',
+].join('');
+const utf8Name = new TextDecoder('utf-8');
+const strictUtf8Name = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An entry name: UTF-8 when flagged (bit 11) or valid UTF-8 (macOS writes it unflagged),
+ * else CP437 as the ZIP specification says (Windows Explorer, older tools).
+ */
+function decodeEntryName(bytes: Uint8Array, flags: number): string {
+  if (flags & 0x0800) return utf8Name.decode(bytes);
+  try {
+    return strictUtf8Name.decode(bytes);
+  } catch {
+    let s = '';
+    for (const c of bytes) s += c < 0x80 ? String.fromCharCode(c) : CP437_HIGH[c - 0x80];
+    return s;
+  }
+}
+
 export class ZipReader {
   readonly entries: ZipEntry[];
   private readonly byName = new Map<string, ZipEntry>();
@@ -66,7 +95,6 @@ export class ZipReader {
     }
     if (cdOffset + cdSize > b.length) throw new ExtractionError('CORRUPT', 'zip: central directory lies outside the file');
     const out: ZipEntry[] = [];
-    const decoder = new TextDecoder('utf-8');
     let p = cdOffset;
     for (let i = 0; i < count; i++) {
       if (p + 46 > b.length || v.getUint32(p, true) !== CEN_SIG) throw new ExtractionError('CORRUPT', `zip: bad central directory record ${i}`);
@@ -80,7 +108,7 @@ export class ZipReader {
         compressedSize: v.getUint32(p + 20, true),
         uncompressedSize: v.getUint32(p + 24, true),
         localHeaderOffset: v.getUint32(p + 42, true),
-        name: decoder.decode(b.subarray(p + 46, p + 46 + nameLen)),
+        name: decodeEntryName(b.subarray(p + 46, p + 46 + nameLen), v.getUint16(p + 8, true)),
       };
       if (entry.compressedSize === 0xffffffff || entry.uncompressedSize === 0xffffffff || entry.localHeaderOffset === 0xffffffff) {
         throw new ExtractionError('UNSUPPORTED', 'zip: ZIP64 entries are not supported');

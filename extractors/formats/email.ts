@@ -2,7 +2,8 @@
  * Email extractor (message/rfc822): headers From/To/Cc/Subject/Date (RFC 2047 encoded
  * words decoded), MIME multipart trees, quoted-printable and Base64 transfer encodings,
  * charsets via TextDecoder, text and HTML bodies (multipart/alternative prefers plain text),
- * attached messages and attachments extracted recursively through the registry within
+ * attached messages and attachments (also named inline parts that are neither body text nor
+ * images) extracted recursively through the registry within
  * limits.maxDepth and limits.maxEntries; each attachment becomes a `part` section.
  * Attachments that fail to extract or exceed the depth are skipped, the message still indexes.
  */
@@ -11,7 +12,7 @@ import { ExtractionError, checkAborted } from '../errors.ts';
 import { extractNested } from '../registry.ts';
 import { TextBuilder } from '../text-builder.ts';
 import type { ExtractContext, Extractor } from '../types.ts';
-import { decodeText } from '../text-decode.ts';
+import { charsetDecoder, decodeText } from '../text-decode.ts';
 import { htmlToText } from './html.ts';
 
 /** Multipart nesting beyond this is treated as hostile. */
@@ -30,21 +31,39 @@ interface ContentType {
 
 const toBinary = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 const fromBinary = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
+/** Parameter values stay raw header bytes (decoded later by decodeHeader): decoded RFC 2231 text goes back to UTF-8 bytes. */
+const toUtf8Binary = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
 
-/** Decodes one header value's raw bytes (UTF-8 when valid, else windows-1252) and its RFC 2047 encoded words. */
+const ENCODED_WORD = /=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=/g;
+const hexToBinary = (s: string, marker: string) => s.replace(new RegExp(`${marker}([0-9A-Fa-f]{2})`, 'g'), (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/**
+ * Decodes one header value's raw bytes (UTF-8 when valid, else windows-1252) and its RFC 2047
+ * encoded words. Adjacent words in one charset are decoded as one byte sequence, since mailers
+ * split words inside a multi-byte character.
+ */
 export function decodeHeader(raw: string): string {
   const text = decodeText(fromBinary(raw));
   return text
     .replace(/(=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[bBqQ]\?)/g, '$1')
-    .replace(/=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=/g, (m, cs: string, enc: string, data: string) => {
-      const bytes = enc.toUpperCase() === 'B'
-        ? new Uint8Array(Buffer.from(data, 'base64'))
-        : fromBinary(data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
-      try {
-        return new TextDecoder(cs.split('*')[0].toLowerCase()).decode(bytes);
-      } catch {
-        return m;
+    .replace(/(?:=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=)+/g, (run) => {
+      let out = '';
+      let charset = '';
+      let bytes = '';
+      let words = '';
+      const flush = () => {
+        if (!words) return;
+        try { out += charsetDecoder(charset).decode(fromBinary(bytes)); } catch { out += words; }
+        bytes = words = '';
+      };
+      for (const [word, cs, enc, data] of run.matchAll(ENCODED_WORD)) {
+        const label = cs.split('*')[0].toLowerCase();
+        if (label !== charset) { flush(); charset = label; }
+        bytes += enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('latin1') : hexToBinary(data.replace(/_/g, ' '), '=');
+        words += word;
       }
+      flush();
+      return out;
     });
 }
 
@@ -66,22 +85,38 @@ function parseContentType(value: string | undefined, fallback: string): ContentT
   if (!value) return { type: fallback, params: {} };
   const [type, ...rest] = value.split(';');
   const params: Record<string, string> = {};
+  const continued: Record<string, { n: number; extended: boolean; value: string }[]> = {};
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq < 0) continue;
     let key = p.slice(0, eq).trim().toLowerCase();
     let val = p.slice(eq + 1).trim().replace(/^"(.*)"$/s, '$1');
+    const piece = /^(.+?)\*(\d{1,3})(\*?)$/.exec(key);
+    if (piece) { (continued[piece[1]] ??= []).push({ n: Number(piece[2]), extended: piece[3] === '*', value: val }); continue; }
     if (key.endsWith('*')) {
       // RFC 2231: charset'lang'percent-encoded
       key = key.slice(0, -1);
       const m = /^([^']*)'[^']*'(.*)$/.exec(val);
       if (m) {
         try {
-          val = new TextDecoder(m[1] || 'utf-8').decode(fromBinary(m[2].replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))));
+          val = toUtf8Binary(charsetDecoder(m[1] || 'utf-8').decode(fromBinary(hexToBinary(m[2], '%'))));
         } catch { val = m[2]; }
       }
     }
     params[key] = val;
+  }
+  // RFC 2231 continuations: name*0*=charset'lang'pct, name*1*=pct, name*2=literal ...
+  for (const [name, pieces] of Object.entries(continued)) {
+    if (name in params) continue;
+    let charset = '';
+    let bin = '';
+    for (const { n, extended, value } of pieces.sort((a, b) => a.n - b.n)) {
+      let v = value;
+      const m = n === 0 && extended ? /^([^']*)'[^']*'(.*)$/.exec(v) : null;
+      if (m) { charset = m[1]; v = m[2]; }
+      bin += extended ? hexToBinary(v, '%') : v;
+    }
+    try { params[name] = charset ? toUtf8Binary(charsetDecoder(charset).decode(fromBinary(bin))) : bin; } catch { params[name] = bin; }
   }
   return { type: type.trim().toLowerCase() || fallback, params };
 }
@@ -145,7 +180,9 @@ async function walk(part: MimePart, w: Walk, nesting: number, fallbackType = 'te
   }
   const disposition = (part.headers.get('content-disposition') ?? '').toLowerCase();
   const fileName = fileNameOf(part, ct);
-  const isAttachment = disposition.startsWith('attachment') || (fileName !== undefined && !disposition.startsWith('inline'));
+  // Named inline parts other than body text and images are attachments too (Apple Mail sends PDFs inline).
+  const isAttachment = disposition.startsWith('attachment') ||
+    (fileName !== undefined && (!disposition.startsWith('inline') || !/^(?:text\/(?:plain|html)|image\/)/.test(ct.type)));
   const bytes = decodeTransfer(part);
   if (!isAttachment && (ct.type === 'text/plain' || ct.type === 'text/html')) {
     const text = decodeText(bytes, ct.params.charset);

@@ -18,7 +18,7 @@ function inlineText(children: XmlChild[]): string {
     else if (c.tag === 'text:s') s += ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1));
     else if (c.tag === 'text:tab') s += '\t';
     else if (c.tag === 'text:line-break') s += '\n';
-    else if (isParagraph(c) || c.tag === 'office:annotation') continue;
+    else if (isParagraph(c) || c.tag === 'office:annotation' || c.tag === 'text:note-citation') continue; // note bodies follow as paragraphs
     else s += inlineText(c.children);
   }
   return s;

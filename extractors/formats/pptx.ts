@@ -7,7 +7,7 @@ import { ExtractionError, checkAborted } from '../errors.ts';
 import { TextBuilder } from '../text-builder.ts';
 import type { Extractor } from '../types.ts';
 import { attr, childrenNamed, descendants, findAll, findFirst, parseXml } from '../xml.ts';
-import type { XmlChild } from '../xml.ts';
+import type { XmlChild, XmlElement } from '../xml.ts';
 import { ZipReader } from '../zip-reader.ts';
 import { readCoreProperties, readRelationships } from './ooxml-common.ts';
 
@@ -32,7 +32,9 @@ function slideOrder(zip: ZipReader): string[] {
   if (pres) {
     const rels = readRelationships(zip, 'ppt/presentation.xml');
     const ids = findAll(parseXml(pres, 'pptx presentation'), 'sldId');
-    const order = ids.map((s) => rels.get(attr(s, 'id') ?? '')?.target).filter((t): t is string => !!t && zip.has(t));
+    // The relationship id is the namespaced r:id; the plain `id` attribute is the slide's number.
+    const relId = (el: XmlElement) => Object.entries(el.attrs).find(([k]) => k.endsWith(':id'))?.[1] ?? '';
+    const order = ids.map((s) => rels.get(relId(s))?.target).filter((t): t is string => !!t && zip.has(t));
     if (order.length) return order;
   }
   const num = (n: string) => Number(/(\d+)\.xml$/.exec(n)?.[1] ?? 0);

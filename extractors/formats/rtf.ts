@@ -8,6 +8,7 @@
 import { ExtractionError } from '../errors.ts';
 import { TextBuilder } from '../text-builder.ts';
 import type { Extractor } from '../types.ts';
+import { charsetDecoder } from '../text-decode.ts';
 
 const SKIP_DESTINATIONS = new Set(['fonttbl', 'colortbl', 'stylesheet', 'pict', 'object', 'objdata', 'datastore',
   'themedata', 'colorschememapping', 'latentstyles', 'listtable', 'listoverridetable', 'rsidtbl', 'generator',
@@ -27,7 +28,7 @@ interface Group {
 export const extractRtf: Extractor = async (input, ctx) => {
   const src = new TextDecoder('latin1').decode(input);
   if (!src.startsWith('{\\rtf')) throw new ExtractionError('CORRUPT', 'rtf: missing {\\rtf header');
-  let decoder = new TextDecoder('windows-1252');
+  let decoder = charsetDecoder('windows-1252');
   const out: string[] = [];
   const captured: Record<string, string> = {};
   const stack: Group[] = [];
@@ -96,7 +97,7 @@ export const extractRtf: Extractor = async (input, ctx) => {
       if (CAPTURE.has(word) && stack.length > 0) { g.capture = word; continue; }
       if (SKIP_DESTINATIONS.has(word)) { g.skip = true; continue; }
       if (word === 'ansicpg' && param !== undefined) {
-        try { decoder = new TextDecoder(`windows-${param}`); } catch { /* keep the default code page */ }
+        try { decoder = charsetDecoder(`windows-${param}`); } catch { /* keep the default code page */ }
         continue;
       }
       if (word === 'uc' && param !== undefined) { g.uc = Math.max(0, Math.min(param, 10)); continue; }

@@ -16,7 +16,10 @@ export const extractPlainText: Extractor = async (input, ctx) =>
 
 export const extractMarkdown: Extractor = async (input, ctx) => {
   const text = normaliseNewlines(decodeTextStrict(input, ctx.params.charset, 'markdown'));
-  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
+  // The first level-1 heading, ATX (`# Title`) or setext (`Title` over a line of `=`).
+  const atx = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
+  const setext = /^ {0,3}(\S.*?)[ \t]*\n {0,3}=+[ \t]*$/m.exec(text);
+  const heading = atx && (!setext || atx.index < setext.index) ? atx : setext;
   return plainExtraction(text, ctx.limits.maxOutputChars, { title: heading?.[1] });
 };
 

@@ -16,6 +16,7 @@
 import { sniffMetaCharset } from '../formats/html.ts';
 import { decodeText } from '../text-decode.ts';
 import { type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts';
+import { stripSoftHyphens } from '../text-builder.ts';
 
 export interface MainContent {
   title?: string;
@@ -166,9 +167,9 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   let chosen = marked ?? densest(root, stats) ?? root;
   // A density pick holding little of the page's text is a miss: use the whole cleaned page.
   if (!marked && stats.get(chosen)!.text < Math.min(200, stats.get(root)!.text * 0.2)) chosen = root;
-  const text = renderText(chosen);
+  const text = stripSoftHyphens(renderText(chosen));
   const cut = truncateText(text, maxChars);
-  return { title, description, text: cut.text, truncated: cut.truncated };
+  return { title: title && stripSoftHyphens(title), description: description && stripSoftHyphens(description), text: cut.text, truncated: cut.truncated };
 }
 
 /**
