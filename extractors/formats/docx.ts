@@ -2,9 +2,10 @@
  * DOCX extractor: mammoth's raw-text conversion. The container is first opened and
  * fully inflated with our own ZipReader so entry-count, ratio and size limits hold before
  * mammoth (whose ZIP library has no such guards) sees it. Title and author from core properties.
- * Footnotes and endnotes, which mammoth's raw text leaves out, follow the body, one block per
- * note (separators skipped). Known gap: mammoth's raw text drops manual line and page breaks
- * (<w:br/>), so the words on either side of one run together.
+ * The text is mammoth's document model turned into text as mammoth's raw-text conversion does,
+ * except that a manual line, page or column break (<w:br/>) is a line break (mammoth's drops it,
+ * running the words on either side together). Footnotes and endnotes, which the raw text leaves
+ * out, follow the body, one block per note (separators skipped).
  */
 import { Buffer } from 'node:buffer';
 import { ExtractionError, checkAborted, toExtractionError } from '../errors.ts';
@@ -14,8 +15,20 @@ import { ZipReader } from '../zip-reader.ts';
 import { readCoreProperties } from './ooxml-common.ts';
 import { findAll, parseXml, textContent } from '../xml.ts';
 
-/** mammoth is loaded on first use so workers start fast. */
-let mammothModule: Promise<typeof import('mammoth')> | null = null;
+/** mammoth's reader modules, loaded on first use so workers start fast. */
+let readerModules: Promise<[typeof import('mammoth/lib/unzip.js'), typeof import('mammoth/lib/docx/docx-reader.js')]> | null = null;
+
+type MammothElement = import('mammoth/lib/docx/docx-reader.js').MammothElement;
+
+/** Text of a mammoth document element: mammoth's raw-text rules, plus breaks as line breaks. */
+function rawText(el: MammothElement): string {
+  if (el.type === 'text') return el.value ?? '';
+  if (el.type === 'tab') return '\t';
+  if (el.type === 'break') return '\n';
+  let out = '';
+  for (const c of el.children ?? []) out += rawText(c);
+  return el.type === 'paragraph' ? out + '\n\n' : out;
+}
 
 export const extractDocx: Extractor = async (input, ctx) => {
   const zip = new ZipReader(input, ctx.limits, ctx.budget);
@@ -24,11 +37,10 @@ export const extractDocx: Extractor = async (input, ctx) => {
   checkAborted(ctx.signal);
   let raw: string;
   try {
-    mammothModule ??= import('mammoth');
-    const loaded = await mammothModule;
-    const mammoth = (loaded as { default?: typeof loaded }).default ?? loaded;
-    const result = await mammoth.extractRawText({ buffer: Buffer.from(input.buffer, input.byteOffset, input.byteLength) });
-    raw = result.value;
+    readerModules ??= Promise.all([import('mammoth/lib/unzip.js'), import('mammoth/lib/docx/docx-reader.js')]);
+    const [unzip, reader] = await readerModules;
+    const file = await unzip.openZip({ buffer: Buffer.from(input.buffer, input.byteOffset, input.byteLength) });
+    raw = rawText((await reader.read(file)).value);
   } catch (err) {
     throw toExtractionError(err, 'docx');
   }

@@ -26,8 +26,7 @@ function docx(body: string, extra: { name: string; data: string }[] = [], docRel
 }
 
 describe('DOCX line breaks and notes', () => {
-  // Known gap (docx.ts header): mammoth's raw text drops <w:br/>; fixing it means another mammoth conversion.
-  it('a manual line break or page break separates words', { todo: 'mammoth raw text drops manual line and page breaks' }, async () => {
+  it('a manual line break or page break separates words', async () => {
     const e = await extractInline(docx(`<w:p>${run('Musterstraße 1')}<w:r><w:br/></w:r>${run('80331 München')}<w:r><w:br w:type="page"/></w:r>${run('Anlage')}</w:p>`), { mediaType: DOCX });
     assert.match(e.text, /Musterstraße 1\s+80331 München\s+Anlage/, JSON.stringify(e.text));
   });
