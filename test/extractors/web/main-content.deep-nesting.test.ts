@@ -6,39 +6,22 @@
  * has not answered long after a linear pass would have (a hang guard, not a measurement).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
+import { HANG_GUARD_TEST_MS, runGuarded, type GuardedRun } from '../helpers/hang-guard.ts';
 
 const MODULE = new URL('../../../extractors/web/main-content.ts', import.meta.url).href;
-/** Far above a linear pass on this input (about a second); far below the quadratic walk (about a minute). */
-const HANG_GUARD_MS = 15_000;
 
-function extractInChild(depth: number, leaves: number): Promise<{ code: number | null; killed: boolean; out: string; err: string }> {
+function extractInChild(depth: number, leaves: number): Promise<GuardedRun> {
   const script = `
     const { extractMainContent } = await import(${JSON.stringify(MODULE)});
     const html = '<html><body>' + '<div>'.repeat(${depth}) + '<span>leaf text</span>'.repeat(${leaves}) + '</body></html>';
     const r = extractMainContent(html, 6000);
     process.stdout.write(String(r.text.length));
   `;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, HANG_GUARD_MS);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, killed, out, err });
-    });
-  });
+  return runGuarded(script);
 }
 
-test('a page of 3,000 nested elements holding 190,000 leaves is extracted without a quadratic walk', { timeout: HANG_GUARD_MS + 15_000 }, async () => {
+test('a page of 3,000 nested elements holding 190,000 leaves is extracted without a quadratic walk', { timeout: HANG_GUARD_TEST_MS }, async () => {
   const r = await extractInChild(3000, 190_000);
   assert.equal(r.killed, false, 'the extraction did not finish: the element walk is quadratic in the nesting depth');
   assert.equal(r.code, 0, r.err);
