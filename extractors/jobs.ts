@@ -19,16 +19,20 @@ export interface JobResults {
 }
 export type JobKind = keyof JobResults;
 
-/** One message from the pool to a worker. */
-export interface WorkerRequest {
-  id: number;
-  /** Default `extract`. */
+/** What a job gives the worker: bytes, media type with its parameters, limits, and its kind. */
+export interface JobInput {
+  /** What the worker does with the bytes; default `extract`. */
   kind?: JobKind;
   bytes: Uint8Array;
   mediaType: string;
   params: Record<string, string>;
   fileName?: string;
   limits: ExtractLimits;
+}
+
+/** One message from the pool to a worker. */
+export interface WorkerRequest extends JobInput {
+  id: number;
 }
 
 const JOBS: { [K in JobKind]: (req: WorkerRequest) => Promise<JobResults[K]> } = {

@@ -14,8 +14,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from './errors.ts';
 import type { ExtractionErrorCode } from './errors.ts';
-import type { JobKind, JobResults, WorkerRequest } from './jobs.ts';
-import type { ExtractLimits } from './types.ts';
+import type { JobInput, JobKind, JobResults, WorkerRequest } from './jobs.ts';
 
 export interface PoolOptions {
   /** Number of workers; default os.availableParallelism() (2 when unknown). */
@@ -28,14 +27,8 @@ export interface PoolOptions {
   workerUrl?: URL;
 }
 
-export interface PoolJob {
-  /** What the worker does with the bytes; default `extract` (see jobs.ts). */
-  kind?: JobKind;
-  bytes: Uint8Array;
-  mediaType: string;
-  params: Record<string, string>;
-  fileName?: string;
-  limits: ExtractLimits;
+/** A job as callers submit it: the worker's input (jobs.ts) plus how the pool treats it. */
+export interface PoolJob extends JobInput {
   signal?: AbortSignal;
   /**
    * A caller is waiting on it (a web-search page, a chat upload): it is queued ahead of every
