@@ -39,25 +39,28 @@ export function pendingDatasourceDrop(store: StateStore, name: string): Promise<
   return set && set.size > 0 ? Promise.all(set).then(() => undefined) : undefined;
 }
 
+/** Marks a deletion of datasource `name` pending; returns the function that ends it. */
+function markDropPending(store: StateStore, name: string): () => void {
+  let byName = pendingDrops.get(store);
+  if (!byName) pendingDrops.set(store, (byName = new Map()));
+  let set = byName.get(name);
+  if (!set) byName.set(name, (set = new Set()));
+  let resolve!: () => void;
+  const pending = new Promise<void>((r) => (resolve = r));
+  set.add(pending);
+  const own = set;
+  return () => {
+    own.delete(pending);
+    if (own.size === 0 && byName.get(name) === own) byName.delete(name);
+    resolve();
+  };
+}
+
 /** Apply `event` now (see StateStore.commit), wait until durable, then notify listeners. */
 export async function commitIndexing(store: StateStore, event: IndexingEvent): Promise<void> {
   const durable = store.commit(event);
-  // Registered in the same synchronous step that applied the deletion (see the module header).
-  let done: (() => void) | null = null;
-  if (event.type === 'indexing.datasource_deleted') {
-    let byName = pendingDrops.get(store);
-    if (!byName) pendingDrops.set(store, (byName = new Map()));
-    let set = byName.get(event.name);
-    if (!set) byName.set(event.name, (set = new Set()));
-    const pending = new Promise<void>((resolve) => (done = resolve));
-    set.add(pending);
-    const finish = done as unknown as () => void;
-    done = () => {
-      set.delete(pending);
-      if (set.size === 0 && byName.get(event.name) === set) byName.delete(event.name);
-      finish();
-    };
-  }
+  // Marked in the same synchronous step that applied the deletion (see the module header).
+  const endDrop = event.type === 'indexing.datasource_deleted' ? markDropPending(store, event.name) : null;
   try {
     await durable;
     const set = listeners.get(store);
@@ -66,6 +69,6 @@ export async function commitIndexing(store: StateStore, event: IndexingEvent): P
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   } finally {
-    (done as (() => void) | null)?.();
+    endDrop?.();
   }
 }
