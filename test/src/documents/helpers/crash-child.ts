@@ -7,31 +7,12 @@
  *   commit   apply the queue and commit the engine
  *   delete   delete datasource `wiki` (its drop is queued, durably, before this step ends)
  */
-import { join } from 'node:path';
-import { FsDirectory, openIndex } from '../../../../engine/index.ts';
-import { extractInline } from '../../../../extractors/index.ts';
-import { loadConfig } from '../../../../src/config.ts';
-import { createBodyReader } from '../../../../src/documents/body.ts';
 import { pushDocuments } from '../../../../src/documents/push.ts';
-import { DocumentService } from '../../../../src/documents/service.ts';
 import { createDatasource, deleteDatasource } from '../../../../src/indexing/datasources.ts';
-import { silentLogger } from '../../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../../src/search/index-schema.ts';
-import { openState } from '../../../../src/state/open.ts';
+import { openOnDisk } from './on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
-const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
-const state = await openState(config, silentLogger);
-const now = () => Date.now();
-const index = await openIndex({ directory: await FsDirectory.open(join(dataDir, 'index')), schema: DOCUMENT_SCHEMA, commitIntervalMs: 0, merge: false });
-const documents = await DocumentService.open({
-  dir: join(dataDir, 'documents'),
-  index,
-  state,
-  readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
-  log: silentLogger,
-  now,
-});
+const { config, state, now, index, documents } = await openOnDisk(dataDir, { commitIntervalMs: 0, merge: false });
 for (const step of (process.env.STEPS ?? '').split(',')) {
   if (step === 'create') await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
   else if (step === 'push') {

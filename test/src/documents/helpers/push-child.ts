@@ -4,33 +4,15 @@
  * small bulks forever (every other one with its body bytes, as the HTTP route passes them), printing `ACK <id> <last_modified>` for every document
  * whose push was acknowledged (durable). The parent kills it at random.
  */
-import { join } from 'node:path';
-import { FsDirectory, openIndex } from '../../../../engine/index.ts';
-import { extractInline } from '../../../../extractors/index.ts';
-import { loadConfig } from '../../../../src/config.ts';
-import { createBodyReader } from '../../../../src/documents/body.ts';
 import { pushDocuments } from '../../../../src/documents/push.ts';
-import { DocumentService } from '../../../../src/documents/service.ts';
 import { createDatasource } from '../../../../src/indexing/index.ts';
 import { indexingState } from '../../../../src/indexing/datasources.ts';
-import { silentLogger } from '../../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../../src/search/index-schema.ts';
-import { openState } from '../../../../src/state/open.ts';
+import { openOnDisk } from './on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const round = Number(process.env.ROUND ?? '0');
-const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
-const state = await openState(config, silentLogger);
-const now = () => Date.now();
-if (!indexingState({ state }).datasources.has('wiki')) await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
-const index = await openIndex({ directory: await FsDirectory.open(join(dataDir, 'index')), schema: DOCUMENT_SCHEMA, commitIntervalMs: 15 });
-const documents = await DocumentService.open({
-  dir: join(dataDir, 'documents'),
-  index,
-  state,
-  readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
-  log: silentLogger,
-  now,
+const { config, state, now, documents } = await openOnDisk(dataDir, { commitIntervalMs: 15 }, async (deps) => {
+  if (!indexingState(deps).datasources.has('wiki')) await createDatasource(deps, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
 });
 process.stdout.write('READY\n');
 let n = 0;
