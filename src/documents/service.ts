@@ -13,7 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Index } from '../../engine/index.ts';
-import { onIndexingEvent } from '../indexing/events.ts';
+import { isDatasourceDropPending, onIndexingEvent } from '../indexing/events.ts';
 import { indexingState } from '../indexing/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
@@ -134,6 +134,16 @@ export class DocumentService {
 
   get lastCommittedSeq(): number {
     return this.committedSeq;
+  }
+
+  /**
+   * Whether the committed index may still hold documents of a deleted datasource `name` (its deletion is
+   * not yet queued as a drop, or the drop is not yet committed). While it does, none of the committed
+   * documents of that name belong to a datasource created again under it (their pushes queue after the
+   * drop), so readers treat them as gone: searches hide the name, check-access answers 404.
+   */
+  dropPending(name: string): boolean {
+    return isDatasourceDropPending(this.options.state, name) || this.statuses.droppedAfter(name, this.committedSeq);
   }
 
   async dropDatasource(name: string): Promise<void> {

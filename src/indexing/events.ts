@@ -39,6 +39,11 @@ export function pendingDatasourceDrop(store: StateStore, name: string): Promise<
   return set && set.size > 0 ? Promise.all(set).then(() => undefined) : undefined;
 }
 
+/** Whether a deletion of datasource `name` is applied and its listeners have not finished (synchronous form of the above). */
+export function isDatasourceDropPending(store: StateStore, name: string): boolean {
+  return (pendingDrops.get(store)?.get(name)?.size ?? 0) > 0;
+}
+
 /** Marks a deletion of datasource `name` pending; returns the function that ends it. */
 function markDropPending(store: StateStore, name: string): () => void {
   let byName = pendingDrops.get(store);
