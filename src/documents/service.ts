@@ -13,7 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Index } from '../../engine/index.ts';
-import { isDatasourceDropPending, onIndexingEvent } from '../indexing/events.ts';
+import { onIndexingEvent } from '../indexing/events.ts';
 import { indexingState } from '../indexing/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
@@ -137,13 +137,13 @@ export class DocumentService {
   }
 
   /**
-   * Whether the committed index may still hold documents of a deleted datasource `name` (its deletion is
-   * not yet queued as a drop, or the drop is not yet committed). While it does, none of the committed
-   * documents of that name belong to a datasource created again under it (their pushes queue after the
-   * drop), so readers treat them as gone: searches hide the name, check-access answers 404.
+   * Whether the committed index may still hold documents of a deleted datasource `name` (its drop is
+   * queued, not yet committed). While it does, none of the committed documents of that name belong to a
+   * datasource created again under it (it is created once the drop is queued, and its pushes queue after
+   * it), so readers treat them as gone: searches hide the name, check-access answers 404.
    */
   dropPending(name: string): boolean {
-    return isDatasourceDropPending(this.options.state, name) || this.statuses.droppedAfter(name, this.committedSeq);
+    return this.statuses.droppedAfter(name, this.committedSeq);
   }
 
   async dropDatasource(name: string): Promise<void> {

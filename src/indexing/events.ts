@@ -11,9 +11,10 @@
  *
  * A datasource deletion is pending from the moment it is applied until its
  * listeners have run (the documents pipeline has queued the drop of its
- * documents): `pendingDatasourceDrop` lets a push to a datasource of the same
- * name, created again meanwhile, wait, so that its documents are queued after
- * the drop instead of being removed by it.
+ * documents): `pendingDatasourceDrop` lets the re-creation of the same name
+ * (and a push to it) wait, so that its documents are queued after the drop
+ * instead of being removed by it, and no crash leaves the old documents under
+ * the new datasource.
  */
 import type { StateStore } from '../state/store.ts';
 import type { IndexingEvent } from './state.ts';
@@ -37,11 +38,6 @@ const pendingDrops = new WeakMap<StateStore, Map<string, Set<Promise<void>>>>();
 export function pendingDatasourceDrop(store: StateStore, name: string): Promise<void> | undefined {
   const set = pendingDrops.get(store)?.get(name);
   return set && set.size > 0 ? Promise.all(set).then(() => undefined) : undefined;
-}
-
-/** Whether a deletion of datasource `name` is applied and its listeners have not finished (synchronous form of the above). */
-export function isDatasourceDropPending(store: StateStore, name: string): boolean {
-  return (pendingDrops.get(store)?.get(name)?.size ?? 0) > 0;
 }
 
 /** Marks a deletion of datasource `name` pending; returns the function that ends it. */

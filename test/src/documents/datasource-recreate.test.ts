@@ -110,3 +110,26 @@ test('documents queued before a crash that followed their datasource deletion ar
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a datasource re-created while its deletion is in flight, then a crash: the old documents are removed after restart', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-crash-'));
+  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
+  try {
+    // The deletion and the re-creation overlap; the process dies once the re-creation is acknowledged.
+    await crashAfter(dir, 'create,push,commit,recreate');
+    const state = await openState(config, silentLogger);
+    const h = await docsHarness({ dir, state, directory: await FsDirectory.open(join(dir, 'index')) });
+    try {
+      await h.commit();
+      const api = await indexingApi(h);
+      assert.equal((await api('POST', '/users', { datasource: 'wiki', user: { email: 'ann@x.org' } })).status, 200);
+      const check = await api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'doc-1', user_email: 'ann@x.org' });
+      assert.equal(check.status, 404, `the re-created datasource holds none of the deleted one's documents: ${JSON.stringify(check.body)}`);
+    } finally {
+      await h.close(false);
+      await state.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

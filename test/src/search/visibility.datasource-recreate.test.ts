@@ -2,7 +2,7 @@
  * A datasource deleted and created again under the same name starts empty for every reader:
  * until the old datasource's documents are removed from the committed index (the drop's commit),
  * searches (results, related lists, chat) and check-access of users registered on the new
- * datasource must not see them, also in the moment between the deletion and the drop being queued.
+ * datasource must not see them; the name is created again only once the drop is queued.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,7 +70,7 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setImmediate(r));
 }
 
-test('while the deletion is still being made durable, a re-created datasource shows none of the old documents', async () => {
+test('while the deletion is still being made durable, the name is not created again and shows nothing', async () => {
   const journal = new GatedJournal();
   const h = await searchHarness({ state: await StateStore.open(journal, stateParts) });
   try {
@@ -79,18 +79,19 @@ test('while the deletion is still being made durable, a re-created datasource sh
     await h.push([doc({ id: 'old-plan', title: 'Merger plan' })]);
     await h.commit();
     await h.personal('ann@x.org');
-    // Deleted, created again and ann registered again: applied at once, none durable yet,
-    // so the old datasource's drop is not queued yet.
+    // The deletion is applied at once and durable only when the journal lets it through; the old
+    // datasource's drop is queued after that. The re-creation waits for the drop.
     journal.hold();
-    const pending = [
-      h.api('DELETE', '/datasources/wiki'),
-      h.api('POST', '/datasources', DS),
-      h.api('POST', '/users', { datasource: 'wiki', user: { email: 'ann@x.org' } }),
-    ];
-    await until(() => journal.held === 3);
+    const deleting = h.api('DELETE', '/datasources/wiki');
+    await until(() => journal.held === 1);
+    const creating = h.api('POST', '/datasources', DS);
+    assert.equal((await h.api('POST', '/users', { datasource: 'wiki', user: { email: 'ann@x.org' } })).status, 404);
+    assert.equal((await h.api('GET', '/datasources/wiki')).status, 404);
     assert.deepEqual(ids(await h.search({ email: 'ann@x.org' }, { query: 'merger' })), []);
     journal.release();
-    for (const r of await Promise.all(pending)) assert.equal(r.status, 200);
+    assert.equal((await deleting).status, 200);
+    assert.equal((await creating).status, 200);
+    await h.register('wiki', 'ann@x.org');
     assert.deepEqual(ids(await h.search({ email: 'ann@x.org' }, { query: 'merger' })), []);
   } finally {
     await h.close();
