@@ -52,7 +52,8 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
       committed_at: iso(st.committed_at ?? (st.state === 'indexed' ? deps.documents.commitTimes.committedAt(st.seq) : null)),
     };
   }
-  const doc = deps.documents.index.reader.searcher().get(key);
+  // While a deleted predecessor's drop is pending, the committed documents of this name are the old ones.
+  const doc = deps.documents.dropPending(datasource) ? undefined : deps.documents.index.reader.searcher().get(key);
   if (!doc) throw notFound(`Document '${id}' not found in datasource '${datasource}'`);
   const seq = Number(doc.stored.seq ?? 0);
   return {

@@ -57,6 +57,25 @@ test('a document pushed again to a re-created datasource before the drop is comm
   }
 });
 
+test("the status of a deleted datasource's document is 404 once the name is created again, also before the drop is committed", async () => {
+  const h = await docsHarness();
+  try {
+    assert.equal((await h.api('POST', '/datasources', DS)).status, 200);
+    assert.equal((await h.api('POST', '/documents', { documents: doc() })).body.results[0].outcome, 'sent');
+    await h.commit();
+    assert.equal((await h.api('GET', '/documents/wiki/doc-1')).body.state, 'indexed');
+    assert.equal((await h.api('DELETE', '/datasources/wiki')).status, 200);
+    assert.equal((await h.api('POST', '/datasources', DS)).status, 200);
+    // The old version is still in the committed index; it belongs to the deleted datasource.
+    const r = await h.api('GET', '/documents/wiki/doc-1');
+    assert.equal(r.status, 404, JSON.stringify(r.body));
+    await h.commit();
+    assert.equal((await h.api('GET', '/documents/wiki/doc-1')).status, 404);
+  } finally {
+    await h.close();
+  }
+});
+
 test('after a restart that replays a drop, a re-pushed document of the re-created datasource is indexed', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-'));
   const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
