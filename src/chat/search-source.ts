@@ -21,7 +21,7 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
   if (services.chatSearch) return services.chatSearch;
   const documents = services.documents;
   if (!documents) return undefined;
-  const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner };
+  const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner, hidden: (name: string) => documents.dropPending(name) };
   return async (email, params) => {
     let body;
     try {

@@ -52,7 +52,8 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
       committed_at: iso(st.committed_at ?? (st.state === 'indexed' ? deps.documents.commitTimes.committedAt(st.seq) : null)),
     };
   }
-  const doc = deps.documents.index.reader.searcher().get(key);
+  // While a deleted predecessor's drop is pending, the committed documents of this name are the old ones.
+  const doc = deps.documents.dropPending(datasource) ? undefined : deps.documents.index.reader.searcher().get(key);
   if (!doc) throw notFound(`Document '${id}' not found in datasource '${datasource}'`);
   const seq = Number(doc.stored.seq ?? 0);
   return {
@@ -76,7 +77,8 @@ export const CheckAccessSchema = v.strictObject({
 /** Whether `user_email` may see the committed document, with the reason (the granting token and group path, or why not). */
 export function checkAccess(deps: LookupDeps, input: v.InferOutput<typeof CheckAccessSchema>) {
   const ds = requireDatasource(deps, input.datasource);
-  const doc = deps.documents.index.reader.searcher().get(documentKey(input.datasource, input.document_id));
+  // While a deleted predecessor's drop is pending, the committed documents of this name are the old ones.
+  const doc = deps.documents.dropPending(input.datasource) ? undefined : deps.documents.index.reader.searcher().get(documentKey(input.datasource, input.document_id));
   if (!doc) throw notFound(`Document '${input.document_id}' is not in the search index of datasource '${input.datasource}' (it may still be queued)`);
   const email = input.user_email.trim().toLowerCase();
   const base = { datasource: input.datasource, document_id: input.document_id, user_email: email };

@@ -136,6 +136,16 @@ export class DocumentService {
     return this.committedSeq;
   }
 
+  /**
+   * Whether the committed index may still hold documents of a deleted datasource `name` (its drop is
+   * queued, not yet committed). While it does, none of the committed documents of that name belong to a
+   * datasource created again under it (it is created once the drop is queued, and its pushes queue after
+   * it), so readers treat them as gone: searches hide the name, check-access answers 404.
+   */
+  dropPending(name: string): boolean {
+    return this.statuses.droppedAfter(name, this.committedSeq);
+  }
+
   async dropDatasource(name: string): Promise<void> {
     // Statuses are forgotten when the drop is tracked; the pipeline drops the durable statuses when it applies the drop (before the engine sees it).
     await this.enqueue({ op: 'drop_datasource', datasource: name });

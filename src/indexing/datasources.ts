@@ -10,7 +10,7 @@
  */
 import { conflict, notFound, badRequest, RequestValidationError, type ValidationItem } from '../errors.ts';
 import type { StateStore } from '../state/store.ts';
-import { commitIndexing } from './events.ts';
+import { commitIndexing, pendingDatasourceDrop } from './events.ts';
 import { deriveKey } from './names.ts';
 import type { CreateDatasourceInput, SubInput, UpdateDatasourceInput } from './schemas.ts';
 import { indexingPart, type DatasourceRecord, type DatasourceState, type IndexingState, type ObjectDefinition, type SubRecord } from './state.ts';
@@ -111,6 +111,13 @@ export async function createDatasource(deps: IndexingDeps, input: CreateDatasour
   const object_definitions = input.object_definitions as ObjectDefinition[];
   checkObjectDefinitions(object_definitions);
   if (indexingState(deps).datasources.has(input.name)) throw conflict(`Datasource '${input.name}' already exists`);
+  // A deletion of this name still in flight: its drop of the old documents is queued (durably) first, so
+  // that no crash can leave the old documents in the index under the new datasource. Checked again after
+  // each wait, with nothing awaited between the last check and the commit.
+  for (let p = pendingDatasourceDrop(deps.state, input.name); p !== undefined; p = pendingDatasourceDrop(deps.state, input.name)) {
+    await p;
+    if (indexingState(deps).datasources.has(input.name)) throw conflict(`Datasource '${input.name}' already exists`);
+  }
   const at = new Date(deps.now()).toISOString();
   const record: DatasourceRecord = {
     name: input.name,

@@ -11,9 +11,10 @@
  *
  * A datasource deletion is pending from the moment it is applied until its
  * listeners have run (the documents pipeline has queued the drop of its
- * documents): `pendingDatasourceDrop` lets a push to a datasource of the same
- * name, created again meanwhile, wait, so that its documents are queued after
- * the drop instead of being removed by it.
+ * documents): `pendingDatasourceDrop` lets the re-creation of the same name
+ * (and a push to it) wait, so that its documents are queued after the drop
+ * instead of being removed by it, and no crash leaves the old documents under
+ * the new datasource.
  */
 import type { StateStore } from '../state/store.ts';
 import type { IndexingEvent } from './state.ts';

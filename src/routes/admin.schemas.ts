@@ -1,10 +1,12 @@
 /**
  * Request schemas shared by the admin route modules (valibot, reported in the
- * Pydantic v2 shape by src/http/validation.ts). `expires_at` accepts ISO 8601
+ * Pydantic v2 shape by src/http/validation.ts). Emails follow Pydantic's email rules
+ * (src/accounts/email.ts). `expires_at` accepts ISO 8601
  * date-times (`2030-01-31T12:00:00Z`, an offset, or none meaning UTC, or a bare
  * date) and must lie in the future; it is turned into epoch milliseconds.
  */
 import * as v from 'valibot';
+import { emailProblem } from '../accounts/email.ts';
 import { ROLES } from '../accounts/state.ts';
 import { pyIssue } from '../http/validation.ts';
 import { hasRealCalendarFields } from '../iso-date.ts';
@@ -39,13 +41,19 @@ export function expiresAtSchema(now: () => number) {
   );
 }
 
+/** A login email (accounts/email.ts rules), trimmed and lowercased; 422 `value_error` with the reason. */
 export const EmailSchema = v.pipe(
   v.string(),
   v.trim(),
   v.toLowerCase(),
   v.maxLength(320),
-  v.check((s) => s.length > 0, pyIssue('value_error', 'value is not a valid email address: The email address is empty.')),
-  v.email(),
+  v.check(
+    (s) => emailProblem(s) === undefined,
+    (issue) => {
+      const reason = emailProblem(issue.input as string) ?? '';
+      return pyIssue('value_error', `value is not a valid email address: ${reason}`, { reason });
+    },
+  ),
 );
 
 export const CreateAccountBody = v.strictObject({

@@ -30,13 +30,18 @@ import type { StateStore } from '../state/store.ts';
 import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type DateFilter, type SearchParams } from './params.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
-import { visibilityFilter, visibleTokens } from './visibility.ts';
+import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
 
 export interface SearchDeps {
   state: StateStore;
   index: Index;
   /** Wall clock in epoch ms (date presets). */
   now: () => number;
+  /**
+   * Datasource names whose committed documents are hidden for now (visibility.ts): those of a deleted
+   * datasource still in the index under the name of one created again (DocumentService.dropPending).
+   */
+  hidden?: HiddenDatasource;
 }
 
 export interface SearchResponseBody {
@@ -133,7 +138,7 @@ export function planSearch(deps: SearchDeps, email: string, params: SearchParams
   const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(params.count ?? DEFAULT_COUNT)));
   const offset = Math.max(0, Math.floor(params.startPage ?? 0)) * count;
   const sourceFilter = dataSourceFilter(params.dataSources ?? [], new Set(state.datasources.keys()));
-  const tokens = visibleTokens(state, email);
+  const tokens = visibleTokens(state, email, deps.hidden);
   if (tokens.length === 0 || offset + count > MAX_RESULT_WINDOW) return null;
 
   const filters: Filter[] = [];

@@ -57,6 +57,25 @@ test('a document pushed again to a re-created datasource before the drop is comm
   }
 });
 
+test("the status of a deleted datasource's document is 404 once the name is created again, also before the drop is committed", async () => {
+  const h = await docsHarness();
+  try {
+    assert.equal((await h.api('POST', '/datasources', DS)).status, 200);
+    assert.equal((await h.api('POST', '/documents', { documents: doc() })).body.results[0].outcome, 'sent');
+    await h.commit();
+    assert.equal((await h.api('GET', '/documents/wiki/doc-1')).body.state, 'indexed');
+    assert.equal((await h.api('DELETE', '/datasources/wiki')).status, 200);
+    assert.equal((await h.api('POST', '/datasources', DS)).status, 200);
+    // The old version is still in the committed index; it belongs to the deleted datasource.
+    const r = await h.api('GET', '/documents/wiki/doc-1');
+    assert.equal(r.status, 404, JSON.stringify(r.body));
+    await h.commit();
+    assert.equal((await h.api('GET', '/documents/wiki/doc-1')).status, 404);
+  } finally {
+    await h.close();
+  }
+});
+
 test('after a restart that replays a drop, a re-pushed document of the re-created datasource is indexed', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-'));
   const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
@@ -102,6 +121,29 @@ test('documents queued before a crash that followed their datasource deletion ar
       assert.equal((await (await indexingApi(h))('POST', '/datasources', DS)).status, 200);
       await h.commit();
       assert.ok(!h.index.reader.searcher().get('wiki:doc-1'));
+    } finally {
+      await h.close(false);
+      await state.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a datasource re-created while its deletion is in flight, then a crash: the old documents are removed after restart', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-crash-'));
+  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
+  try {
+    // The deletion and the re-creation overlap; the process dies once the re-creation is acknowledged.
+    await crashAfter(dir, 'create,push,commit,recreate');
+    const state = await openState(config, silentLogger);
+    const h = await docsHarness({ dir, state, directory: await FsDirectory.open(join(dir, 'index')) });
+    try {
+      await h.commit();
+      const api = await indexingApi(h);
+      assert.equal((await api('POST', '/users', { datasource: 'wiki', user: { email: 'ann@x.org' } })).status, 200);
+      const check = await api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'doc-1', user_email: 'ann@x.org' });
+      assert.equal(check.status, 404, `the re-created datasource holds none of the deleted one's documents: ${JSON.stringify(check.body)}`);
     } finally {
       await h.close(false);
       await state.close();

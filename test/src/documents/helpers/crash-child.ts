@@ -6,6 +6,8 @@
  *   push     push document wiki:doc-1 (acknowledged once durable)
  *   commit   apply the queue and commit the engine
  *   delete   delete datasource `wiki` (its drop is queued, durably, before this step ends)
+ *   recreate delete datasource `wiki` and, without waiting for that, create it again; ends when the
+ *            creation is acknowledged
  */
 import { pushDocuments } from '../../../../src/documents/push.ts';
 import { createDatasource, deleteDatasource } from '../../../../src/indexing/datasources.ts';
@@ -23,6 +25,10 @@ for (const step of (process.env.STEPS ?? '').split(',')) {
     await documents.pipeline.drained();
     await index.writer.commit();
   } else if (step === 'delete') await deleteDatasource({ state, now }, 'wiki');
+  else if (step === 'recreate') {
+    void deleteDatasource({ state, now }, 'wiki');
+    await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
+  }
   else throw new Error(`unknown step ${step}`);
 }
 process.stdout.write('DONE\n');
