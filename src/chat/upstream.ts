@@ -5,7 +5,9 @@
  * moment their event arrives; tool-call deltas are assembled by index and
  * yielded whole at the end of the round. The request is aborted with the
  * caller's signal (client gone) or after `timeoutMs`. Failures are ChatError
- * 502/504 with the upstream's own message where it gave one.
+ * 502/504 with the upstream's own message where it gave one. A round is
+ * complete only when the stream says so (a `finish_reason` or `[DONE]`); a
+ * stream that just stops, or a JSON answer instead of a stream, is a 502.
  */
 import { ChatError } from './errors.ts';
 import { sseData } from './sse.ts';
@@ -61,11 +63,19 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         const text = await res.text().catch(() => '');
         throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`);
       }
+      if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+        const text = await res.text().catch(() => '');
+        throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered with JSON instead of an event stream: ${upstreamMessage(text)}`);
+      }
       const calls: { id: string; name: string; arguments: string }[] = [];
       let finish: string | null | undefined;
+      let done = false;
       try {
         for await (const data of sseData(res.body)) {
-          if (data.trim() === '[DONE]') break;
+          if (data.trim() === '[DONE]') {
+            done = true;
+            break;
+          }
           let chunk: UpstreamChunk;
           try {
             chunk = JSON.parse(data) as UpstreamChunk;
@@ -92,6 +102,9 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         }
       } catch (err) {
         throw failure(err, req.signal);
+      }
+      if (!done && !finish) {
+        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream ended the stream before the answer was complete (no finish_reason, no [DONE])');
       }
       if (finish === 'length' || finish === 'content_filter') yield { type: 'finish', reason: finish };
       for (const [i, call] of calls.entries()) {

@@ -176,6 +176,38 @@ describe('upstream failures', () => {
       await dead.close();
     }
   });
+  it('an upstream answer that ends without finish_reason or [DONE] is an error, not a complete answer', async () => {
+    const client = await h.client();
+    up.script = [{ content: ['The first half'], truncate: true }];
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
+      assert.equal(err.status, 502);
+      assert.equal(err.code, 'upstream_error');
+      assert.match(err.message, /ended the stream before/);
+      return true;
+    });
+    up.script = [{ content: ['The first half'], truncate: true }];
+    const stream = await client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const finishes: unknown[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const c of stream) finishes.push(c.choices[0]?.finish_reason);
+      })(),
+      (err: any) => err instanceof OpenAI.APIError && /ended the stream before/.test(err.message),
+    );
+    assert.ok(!finishes.includes('stop'), 'no chunk claims the answer is complete');
+  });
+  it('an upstream that answers JSON instead of an event stream is 502 with its message', async () => {
+    const client = await h.client();
+    up.script = [{ json: { error: { message: 'streaming is disabled on this gateway' } } }];
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
+      assert.equal(err.status, 502);
+      assert.equal(err.code, 'upstream_error');
+      assert.match(err.message, /streaming is disabled on this gateway/);
+      return true;
+    });
+    up.script = [{ json: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }] } }];
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => err.status === 502 && /event stream/.test(err.message));
+  });
   it('an error in the middle of a stream reaches the streaming client as an error', async () => {
     up.script = [{ content: ['partial'], errorAfter: 'model crashed' }];
     const client = await h.client();
