@@ -11,6 +11,7 @@
  */
 import { ChatError } from './errors.ts';
 import { sseData } from './sse.ts';
+import { MAX_TOOL_CALLS, parseChunk } from './upstream-chunk.ts';
 import type { ChatModel, ModelEvent, RoundRequest, ToolCall } from './types.ts';
 
 export interface UpstreamOptions {
@@ -19,18 +20,6 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Injected fetch (default the global one). */
   fetch?: typeof fetch;
-}
-
-interface ChunkToolDelta {
-  index?: number;
-  id?: string;
-  function?: { name?: string; arguments?: string };
-}
-
-interface UpstreamChunk {
-  choices?: { delta?: { content?: string | null; tool_calls?: ChunkToolDelta[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
-  error?: { message?: string };
 }
 
 export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
@@ -76,29 +65,19 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
             done = true;
             break;
           }
-          let chunk: UpstreamChunk;
-          try {
-            chunk = JSON.parse(data) as UpstreamChunk;
-          } catch {
-            throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream sent an event that is not JSON');
-          }
-          if (chunk.error) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error.message ?? 'unknown error'}`);
-          const delta = chunk.choices?.[0]?.delta;
-          finish = chunk.choices?.[0]?.finish_reason ?? finish;
-          if (delta?.content) yield { type: 'text', text: delta.content };
-          for (const d of delta?.tool_calls ?? []) {
+          const chunk = parseChunk(data);
+          if (chunk.error !== undefined) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error}`);
+          finish = chunk.finishReason ?? finish;
+          if (chunk.content) yield { type: 'text', text: chunk.content };
+          for (const d of chunk.toolCalls) {
             const i = d.index ?? calls.length;
+            if (i >= MAX_TOOL_CALLS) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream sent a malformed event: more than ${MAX_TOOL_CALLS} tool calls`);
             const call = (calls[i] ??= { id: '', name: '', arguments: '' });
             if (d.id) call.id = d.id;
-            if (d.function?.name) call.name += d.function.name;
-            if (d.function?.arguments) call.arguments += d.function.arguments;
+            if (d.name) call.name += d.name;
+            if (d.arguments) call.arguments += d.arguments;
           }
-          if (chunk.usage) {
-            const u = chunk.usage;
-            const p = u.prompt_tokens ?? 0;
-            const c = u.completion_tokens ?? 0;
-            yield { type: 'usage', usage: { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c } };
-          }
+          if (chunk.usage) yield { type: 'usage', usage: chunk.usage };
         }
       } catch (err) {
         throw failure(err, req.signal);

@@ -208,6 +208,28 @@ describe('upstream failures', () => {
     up.script = [{ json: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }] } }];
     await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => err.status === 502 && /event stream/.test(err.message));
   });
+  it('a malformed upstream event is 502 upstream_error naming it, not a JavaScript error text or "[object Object]" in the answer', async () => {
+    const client = await h.client();
+    const tools = [{ function: { name: 'serviceSearch' } } as any];
+    for (const event of [
+      'null',
+      '[1, 2]',
+      '{"choices": [{"delta": {"content": {"text": "hi"}}}]}',
+      '{"choices": [{"delta": {"tool_calls": {"index": 0}}}]}',
+      '{"choices": [{"delta": {"tool_calls": [null]}}]}',
+      '{"choices": [{"delta": {"tool_calls": [{"index": 1000000, "id": "c", "function": {"name": "serviceSearch", "arguments": "{}"}}]}}]}',
+      '{"choices": "none"}',
+    ]) {
+      up.script = [{ rawEvents: [event, '{"choices": [{"delta": {}, "finish_reason": "stop"}]}', '[DONE]'] }];
+      await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools }), (err: any) => {
+        assert.equal(err.status, 502, event);
+        assert.equal(err.code, 'upstream_error', event);
+        assert.match(err.message, /malformed event/, event);
+        assert.doesNotMatch(err.message, /Cannot read|not iterable|undefined/, event);
+        return true;
+      });
+    }
+  });
   it('an error in the middle of a stream reaches the streaming client as an error', async () => {
     up.script = [{ content: ['partial'], errorAfter: 'model crashed' }];
     const client = await h.client();
