@@ -230,6 +230,27 @@ describe('upstream failures', () => {
       });
     }
   });
+  it('a streamed completion whose upstream fails before any answer text keeps the HTTP status (the client can tell 502 from 504 and retry)', async () => {
+    const client = await h.client();
+    up.script = [{ status: 503 }];
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
+      assert.ok(err instanceof OpenAI.APIError);
+      assert.equal(err.status, 502);
+      assert.equal(err.code, 'upstream_error');
+      assert.match(err.message, /scripted failure 503/);
+      return true;
+    });
+    // Also after a tool round that produced no text yet.
+    up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "x"}' }] }, { status: 500 }];
+    const res = await h.fetch('/api/beta/serviceai/chat/completions', {
+      method: 'POST',
+      key,
+      body: JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } }] }),
+    });
+    assert.equal(res.status, 502);
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    assertShape(await res.json(), 'upstream_error');
+  });
   it('an error in the middle of a stream reaches the streaming client as an error', async () => {
     up.script = [{ content: ['partial'], errorAfter: 'model crashed' }];
     const client = await h.client();
