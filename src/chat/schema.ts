@@ -17,8 +17,12 @@ export const MAX_FILES = 20;
 
 const TextPart = v.object({ type: v.literal('text'), text: v.string() });
 
+const TextParts = v.array(TextPart);
+const Text = v.string();
+
+// A list is checked as a list of parts (its errors name the part), anything else as a string.
 const Content = v.pipe(
-  v.union([v.string(), v.array(TextPart)]),
+  v.lazy((input) => (Array.isArray(input) ? TextParts : Text)),
   v.transform((c) => (typeof c === 'string' ? c : c.map((p) => p.text).join('\n'))),
   v.maxLength(MAX_CONTENT_CHARS),
 );

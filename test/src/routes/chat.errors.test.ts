@@ -87,6 +87,25 @@ describe('body validation (422)', () => {
       assert.ok(Array.isArray(r.body.detail));
     });
   }
+  it('content given as a list of parts is checked as parts: the error names the offending part, not "a valid string"', async () => {
+    let r = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://example.org/a.png' } }] }] });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.error.param, 'messages.0.content.1.type');
+    assert.equal(r.body.error.code, 'literal_error');
+    assert.match(r.body.error.message, /'text'/);
+    r = await post({ messages: [{ role: 'user', content: [{ type: 'text' }] }] });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.error.param, 'messages.0.content.0.text');
+    assert.equal(r.body.error.code, 'missing');
+    r = await post({ messages: [{ role: 'user', content: 5 }] });
+    assert.equal(r.body.error.param, 'messages.0.content');
+    assert.equal(r.body.error.code, 'string_type');
+  });
+  it('text parts are joined into the message the model sees', async () => {
+    await post({ model: 'fake-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] }] });
+    const sent = up.requests[up.requests.length - 1].messages;
+    assert.equal(sent[sent.length - 1].content, 'first\nsecond');
+  });
   it('422 for invalid JSON', async () => {
     const r = await post('{"messages": [');
     assert.equal(r.status, 422);
