@@ -115,6 +115,8 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         promptChars += messages.reduce((n, m) => n + m.content.length, 0);
         let text = '';
         const calls = [];
+        // The answer's finish_reason is the one of the round that ended it.
+        finishReason = 'stop';
         const context = { sources: registry.all(), question, language: queryLanguage };
         for await (const ev of model.round({ messages, tools: roundTools, temperature: input.temperature, context, signal })) {
           if (ev.type === 'text') {

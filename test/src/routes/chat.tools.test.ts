@@ -134,6 +134,18 @@ describe('serviceSearch', () => {
     assert.equal(r.choices[0].message.content, '', 'the tool calls of the tool-less round are ignored');
   });
 
+  it('finish_reason is the one of the round that answered: a tool round cut by the token limit does not mark the final answer as cut', async () => {
+    up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "tra' }], finish: 'length' }, { content: ['Book trains.'] }];
+    const client = await h.client();
+    const tools = [{ function: { name: 'serviceSearch' } } as any];
+    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    assert.equal(r.choices[0].message.content, 'Book trains.');
+    assert.equal(r.choices[0].finish_reason, 'stop');
+    up.script = [{ toolCalls: [search('trains')] }, { content: ['Book'], finish: 'length' }];
+    const cut = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    assert.equal(cut.choices[0].finish_reason, 'length', 'a cut final answer still says so');
+  });
+
   it('bad tool arguments are reported to the model, not to the client', async () => {
     up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": ' }] }, { content: ['sorry'] }];
     const client = await h.client();
