@@ -5,7 +5,9 @@
  * part of a marker (a trailing `[` with digits is held back until its `]`
  * arrives or it can no longer be a marker), passes every other character
  * through at once, and keeps the cited sources in answer order for the
- * `citations` field. Markers naming no known source are left as they are.
+ * `citations` field. Markers naming no known source are left as they are;
+ * in a marker that also names known sources, the unknown keys are dropped
+ * (a retrieval key must never show where an answer number is expected).
  */
 import type { Citation, Source } from './types.ts';
 
@@ -47,11 +49,11 @@ export class CitationWriter {
     if (!text.includes('[')) return text;
     return text.replace(MARKER, (whole, list: string) => {
       const keys = list.split(',').map((k) => Number(k.trim()));
+      if (!keys.some((key) => this.sourceByKey(key))) return whole;
       const shown: number[] = [];
       for (const key of keys) {
         const n = this.numberFor(key);
-        if (n === undefined) return whole;
-        if (!shown.includes(n)) shown.push(n);
+        if (n !== undefined && !shown.includes(n)) shown.push(n);
       }
       return shown.map((n) => `[${n}]`).join('');
     });

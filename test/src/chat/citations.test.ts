@@ -15,6 +15,13 @@ describe('CitationWriter', () => {
     assert.deepEqual(w.citations().map((c) => [c.number, c.id]), [[1, 'd3'], [2, 'd1'], [3, 'd2']]);
   });
 
+  it('a marker listing a known and an unknown key cites the known source under its answer number, never under its retrieval key', () => {
+    const w = writer();
+    const out = w.write('Salary [2]. Trains [1, 7].') + w.end();
+    assert.equal(out, 'Salary [1]. Trains [2].');
+    assert.deepEqual(w.citations().map((c) => [c.number, c.id]), [[1, 'd2'], [2, 'd1']]);
+  });
+
   it('never emits part of a marker, wherever the deltas are split', () => {
     const text = 'See [2] and [1][3], also [12] or [2, 1]. [';
     for (let i = 0; i <= text.length; i++) {
