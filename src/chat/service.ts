@@ -7,7 +7,8 @@
  *    instructions and the relevant parts of attached files (numbered sources).
  * 2. Tool loop: each round offers the allowed tools as functions; the model's
  *    text deltas are passed on at once (citation markers renumbered, never
- *    split), its tool calls are executed in parallel and fed back; after
+ *    split), its tool calls are executed in parallel and fed back (a call of
+ *    a tool not offered is answered as unavailable, never run); after
  *    `maxToolRounds` rounds the model must answer without tools.
  * 3. A final `done` event with the cited sources and the token usage (the
  *    upstream's counts when it reports them, else about four characters per token).
@@ -23,7 +24,7 @@ import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { systemPrompt } from './prompt.ts';
 import { analysisLanguage } from './relevance.ts';
-import { runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
+import { notOffered, runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
 import type { ChatModel, Citation, Language, ModelMessage, TokenUsage } from './types.ts';
 
 export interface ChatDeps {
@@ -124,7 +125,8 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
             const out = writer.write(ev.text);
             if (out) yield { type: 'text', text: out };
           } else if (ev.type === 'tool_call') {
-            if (roundTools.some((t) => t.name === ev.call.name)) calls.push(ev.call);
+            // In the round without tools, calls are ignored: the model must answer.
+            if (roundTools.length > 0) calls.push(ev.call);
           } else if (ev.type === 'usage') {
             reported = add(reported, ev.usage);
           } else {
@@ -134,7 +136,9 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         answerChars += text.length;
         if (calls.length === 0) break;
         messages.push({ role: 'assistant', content: text, tool_calls: calls });
-        const results = await Promise.all(calls.map((call) => runTool(call, toolDeps)));
+        const results = await Promise.all(
+          calls.map((call) => (roundTools.some((t) => t.name === call.name) ? runTool(call, toolDeps) : notOffered(call.name, roundTools))),
+        );
         calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: results[i] }));
       }
       const rest = writer.end();

@@ -101,6 +101,11 @@ export interface ToolDeps {
   signal: AbortSignal;
 }
 
+/** The tool message for a call of a tool that was not offered in this round (it is not run). */
+export async function notOffered(name: string, offered: readonly ToolSpec[]): Promise<string> {
+  return `Error: ${JSON.stringify(name.slice(0, 100)).slice(1, -1)} is not available; use ${offered.map((t) => t.name).join(' or ')}, or answer without it.`;
+}
+
 /** Execute one call; returns the tool message content. Bad arguments become a message to the model, not an error. */
 export async function runTool(call: ToolCall, deps: ToolDeps): Promise<string> {
   let args: Record<string, unknown>;

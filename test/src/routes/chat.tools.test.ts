@@ -155,6 +155,23 @@ describe('serviceSearch', () => {
   });
 });
 
+describe('tools that are not offered', () => {
+  it('a call of a tool that was not offered is answered to the model as unavailable (never run), and the model still answers', async () => {
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
+    try {
+      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['From what I know: trains.'] }];
+      const client = await w.client();
+      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+      assert.equal(webRequests.length, 0, 'webSearch was not offered, so it is not run');
+      assert.equal(up.requests.length, 2);
+      assert.match(toolMessages(up.requests[1])[0], /webSearch is not available/);
+      assert.equal(r.choices[0].message.content, 'From what I know: trains.');
+    } finally {
+      await w.close();
+    }
+  });
+});
+
 describe('webSearch', () => {
   it('says web search is not configured when the server has no web search service', async () => {
     up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
