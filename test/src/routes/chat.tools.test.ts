@@ -156,6 +156,17 @@ describe('serviceSearch', () => {
 });
 
 describe('tools that are not offered', () => {
+  it('the system instructions describe only the tools offered', async () => {
+    const client = await h.client();
+    for (const [name, other] of [['serviceSearch', 'webSearch'], ['webSearch', 'serviceSearch']]) {
+      up.requests.length = 0;
+      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name } } as any], metadata: { language: 'en' } });
+      const system: string = up.requests[0].messages[0].content;
+      assert.match(system, new RegExp(name));
+      assert.doesNotMatch(system, new RegExp(other), `${other} is not offered`);
+    }
+  });
+
   it('a call of a tool that was not offered is answered to the model as unavailable (never run), and the model still answers', async () => {
     const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
     try {
