@@ -8,7 +8,9 @@
  * 2. Tool loop: each round offers the allowed tools as functions; the model's
  *    text deltas are passed on at once (citation markers renumbered, never
  *    split), its tool calls are executed in parallel and fed back (a call of
- *    a tool not offered is answered as unavailable, never run); after
+ *    a tool not offered is answered as unavailable, never run; at most
+ *    MAX_CALLS_PER_ROUND calls of a round run, the others are answered as
+ *    not run); after
  *    `maxToolRounds` rounds the model must answer without tools.
  * 3. A final `done` event with the cited sources and the token usage (the
  *    upstream's counts when it reports them, else about four characters per token).
@@ -24,7 +26,7 @@ import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { systemPrompt } from './prompt.ts';
 import { analysisLanguage } from './relevance.ts';
-import { notOffered, runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
+import { MAX_CALLS_PER_ROUND, notOffered, notRun, runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
 import type { ChatModel, Citation, Language, ModelMessage, TokenUsage } from './types.ts';
 
 export interface ChatDeps {
@@ -137,7 +139,9 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         if (calls.length === 0) break;
         messages.push({ role: 'assistant', content: text, tool_calls: calls });
         const results = await Promise.all(
-          calls.map((call) => (roundTools.some((t) => t.name === call.name) ? runTool(call, toolDeps) : notOffered(call.name, roundTools))),
+          calls.map((call, i) =>
+            i >= MAX_CALLS_PER_ROUND ? notRun() : roundTools.some((t) => t.name === call.name) ? runTool(call, toolDeps) : notOffered(call.name, roundTools),
+          ),
         );
         calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: results[i] }));
       }

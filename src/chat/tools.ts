@@ -16,6 +16,8 @@ import { ChatError } from './errors.ts';
 import type { Language, Source, ToolCall, ToolSpec } from './types.ts';
 
 export const TOOL_NAMES = ['serviceSearch', 'webSearch'] as const;
+/** Tool calls of one round that are run; the model is told that further calls were not. */
+export const MAX_CALLS_PER_ROUND = 5;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const DATA_SOURCES = ['wikitool', 'issuetool', 'codehost', 'intranet_online', 'mailsuite', 'fileshares', 'other'] as const;
@@ -99,6 +101,11 @@ export interface ToolDeps {
   searchResults: number;
   registry: SourceRegistry;
   signal: AbortSignal;
+}
+
+/** The tool message for a call beyond MAX_CALLS_PER_ROUND (it is not run). */
+export async function notRun(): Promise<string> {
+  return `Error: not run; at most ${MAX_CALLS_PER_ROUND} tool calls are run at once. Use the results you have, or call again with fewer calls.`;
 }
 
 /** The tool message for a call of a tool that was not offered in this round (it is not run). */

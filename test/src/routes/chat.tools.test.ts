@@ -8,6 +8,7 @@
 import type OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { MAX_CALLS_PER_ROUND } from '../../../src/chat/tools.ts';
 import type { WebSearchRequest, WebSearchService } from '../../../src/websearch/types.ts';
 import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
 
@@ -177,6 +178,25 @@ describe('tools that are not offered', () => {
       assert.equal(up.requests.length, 2);
       assert.match(toolMessages(up.requests[1])[0], /webSearch is not available/);
       assert.equal(r.choices[0].message.content, 'From what I know: trains.');
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('tool calls per round', () => {
+  it('runs at most MAX_CALLS_PER_ROUND calls of one round; the model is told the others were not run', async () => {
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
+    try {
+      const calls = Array.from({ length: MAX_CALLS_PER_ROUND + 3 }, (_, i) => ({ name: 'webSearch', arguments: JSON.stringify({ queries: [`q${i}`] }) }));
+      up.script = [{ toolCalls: calls }, { content: ['done'] }];
+      const client = await w.client();
+      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      assert.equal(webRequests.length, MAX_CALLS_PER_ROUND);
+      const results = toolMessages(up.requests[1]);
+      assert.equal(results.length, calls.length, 'every call gets an answer');
+      assert.equal(results.filter((t) => /not run/.test(t)).length, 3);
+      assert.equal(r.choices[0].message.content, 'done');
     } finally {
       await w.close();
     }
