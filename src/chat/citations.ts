@@ -16,6 +16,13 @@ const MAX_MARKER = 40;
 const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g;
 const PARTIAL = /^\[[\d,\s]*$/;
 
+const MARKER_WITH_SPACE = /\s*\[\d{1,4}(?:\s*,\s*\d{1,4})*\]/g;
+
+/** `text` without citation-like markers (footnotes such as `capital[1]` in a quoted source). */
+export function withoutMarkers(text: string): string {
+  return text.includes('[') ? text.replace(MARKER_WITH_SPACE, '') : text;
+}
+
 export class CitationWriter {
   private pending = '';
   private readonly numbers = new Map<number, number>();
