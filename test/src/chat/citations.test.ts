@@ -34,6 +34,22 @@ describe('CitationWriter', () => {
     }
   });
 
+  it('leaves bracketed numbers in code alone (inline code and fenced blocks), wherever the deltas are split', () => {
+    const text = 'See [2]. Use `items[1]` or ``a[3]``:\n```ts\nx = a[1];\n```\nthen [1].\nA stray ` [3]\nends at the line end [3].';
+    const expected = 'See [1]. Use `items[1]` or ``a[3]``:\n```ts\nx = a[1];\n```\nthen [2].\nA stray ` [3]\nends at the line end [3].';
+    for (let i = 0; i <= text.length; i++) {
+      for (let j = i; j <= text.length; j++) {
+        const w = writer();
+        const pieces = [w.write(text.slice(0, i)), w.write(text.slice(i, j)), w.write(text.slice(j)), w.end()];
+        assert.equal(pieces.join(''), expected, `split ${i}/${j}`);
+      }
+    }
+    const w = writer();
+    w.write(text);
+    w.end();
+    assert.deepEqual(w.citations().map((c) => c.id), ['d2', 'd1', 'd3']);
+  });
+
   it('passes text without brackets through at once, and gives up holding a bracket that is no marker', () => {
     const w = writer();
     assert.equal(w.write('plain text'), 'plain text');
