@@ -8,10 +8,12 @@
  *   without a configured provider the result says so and the model answers
  *   without it.
  * Results become numbered sources (`SourceRegistry`); the tool message the
- * model reads lists them as `[key] title (location)` followed by their text.
+ * model reads lists them as `[key] title (location)` followed by their text
+ * (web texts without bracketed numbers of their own, which would read as keys).
  */
 import { ServiceError } from '../errors.ts';
 import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
+import { withoutMarkers } from './citations.ts';
 import { ChatError } from './errors.ts';
 import type { Language, Source, ToolCall, ToolSpec } from './types.ts';
 
@@ -159,7 +161,9 @@ async function webSearch(args: Record<string, unknown>, deps: ToolDeps): Promise
     if (results.length === 0) return `No web results for ${queries.map((q) => JSON.stringify(q)).join(', ')}.`;
     return results
       .map((r) => {
-        const s = deps.registry.add({ id: r.url, title: r.metadata.title || r.url, url: r.url, datasource: 'web', text: r.content.slice(0, WEB_TEXT_CHARS) });
+        // Bracketed numbers of the page (footnotes, a context summary's own source list) would read as our keys.
+        const text = withoutMarkers(r.content.slice(0, WEB_TEXT_CHARS));
+        const s = deps.registry.add({ id: r.url, title: withoutMarkers(r.metadata.title) || r.url, url: r.url, datasource: 'web', text });
         return `[${s.key}] ${s.title} (${r.url})\n${s.text}`;
       })
       .join('\n\n');

@@ -211,6 +211,30 @@ describe('webSearch', () => {
     assert.match(toolMessages(up.requests[1])[0], /Web search is not configured/);
   });
 
+  it('the model sees web texts without bracketed numbers of their own (a context summary\'s source list, footnotes), so only the tool\'s own keys look like sources', async () => {
+    const summary: WebSearchService = {
+      async search() {
+        return [
+          { url: 'https://search.example/?q=trains', metadata: { title: 'Summary: trains', description: '' }, content: 'Summary of 1 grounded source:\n- Night trains run daily. [1]\n\nSources:\n[1] Trains (https://example.org/trains)' },
+          { url: 'https://example.org/trains', metadata: { title: 'Trains', description: '' }, content: 'Night trains[2] run daily.' },
+        ];
+      },
+    };
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: summary } });
+    try {
+      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
+      const client = await w.client();
+      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      const tool = toolMessages(up.requests[1])[0];
+      const markers = tool.match(/\[\d+\]/g);
+      assert.deepEqual(markers, ['[1]', '[2]'], tool);
+      assert.match(tool, /^\[1\] Summary: trains \(https:\/\/search\.example\/\?q=trains\)\n/);
+      assert.match(tool, /\n\[2\] Trains \(https:\/\/example\.org\/trains\)\nNight trains run daily\./);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('runs the web search service with metadata.web_search_mode and cites web results by url', async () => {
     const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
     try {
