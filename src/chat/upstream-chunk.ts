@@ -62,11 +62,13 @@ function toolCallDelta(d: unknown, n: number): ToolCallDelta {
     throw malformed(`${where}index is not an integer from 0 to ${MAX_TOOL_CALLS - 1}`);
   }
   const fn = optObject(d, 'function', where);
+  // Some servers send the arguments as a JSON object instead of its text.
+  const args = fn && isObject(fn.arguments) ? JSON.stringify(fn.arguments) : fn ? optString(fn, 'arguments', `${where}function.`) : undefined;
   return {
     index: typeof index === 'number' ? index : undefined,
     id: optString(d, 'id', where),
     name: fn ? optString(fn, 'name', `${where}function.`) : undefined,
-    arguments: fn ? optString(fn, 'arguments', `${where}function.`) : undefined,
+    arguments: args,
   };
 }
 

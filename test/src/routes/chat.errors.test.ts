@@ -249,6 +249,17 @@ describe('upstream failures', () => {
       });
     }
   });
+  it('tool-call arguments sent as a JSON object instead of its text are taken as that object', async () => {
+    up.script = [
+      { rawEvents: ['{"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "serviceSearch", "arguments": {"query": "trains"}}}]}, "finish_reason": "tool_calls"}]}', '[DONE]'] },
+      { content: ['ok'] },
+    ];
+    const client = await h.client();
+    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+    assert.equal(r.choices[0].message.content, 'ok');
+    const assistant = up.requests[up.requests.length - 1].messages.find((m: any) => m.role === 'assistant');
+    assert.equal(assistant.tool_calls[0].function.arguments, '{"query":"trains"}');
+  });
   it('a streamed completion whose upstream fails before any answer text keeps the HTTP status (the client can tell 502 from 504 and retry)', async () => {
     const client = await h.client();
     up.script = [{ status: 503 }];
