@@ -52,9 +52,14 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         const text = await res.text().catch(() => '');
         throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`);
       }
-      if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+      const type = (res.headers.get('content-type') ?? '').toLowerCase();
+      if (type.includes('application/json')) {
         const text = await res.text().catch(() => '');
         throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered with JSON instead of an event stream: ${upstreamMessage(text)}`);
+      }
+      if (type.includes('text/html')) {
+        await res.body.cancel().catch(() => {});
+        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream answered with an HTML page instead of an event stream; LLM_BASE_URL must be the API base (e.g. ending in /v1)');
       }
       const calls: { id: string; name: string; arguments: string }[] = [];
       let finish: string | null | undefined;

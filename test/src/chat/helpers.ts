@@ -37,6 +37,8 @@ export interface ScriptedTurn {
   truncate?: boolean;
   /** Answer 200 with this body as application/json instead of an event stream. */
   json?: unknown;
+  /** Answer 200 with this body and content type instead of an event stream. */
+  page?: { contentType: string; body: string };
   /** Raw `data:` payloads sent after the content instead of the normal end (malformed-stream tests). */
   rawEvents?: string[];
 }
@@ -71,6 +73,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const turn = state.script.shift() ?? { content: ['ok'] };
     if (turn.status) {
       res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${turn.status}` } }));
+      return;
+    }
+    if (turn.page) {
+      res.writeHead(200, { 'content-type': turn.page.contentType }).end(turn.page.body);
       return;
     }
     if (turn.json !== undefined) {

@@ -227,6 +227,17 @@ describe('upstream failures', () => {
     up.script = [{ json: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }] } }];
     await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => err.status === 502 && /event stream/.test(err.message));
   });
+  it('an upstream that answers an HTML page (LLM_BASE_URL pointing at a web UI) is 502 saying so', async () => {
+    const client = await h.client();
+    up.script = [{ page: { contentType: 'text/html; charset=utf-8', body: '<!doctype html><html><body>Chat UI</body></html>' } }];
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
+      assert.equal(err.status, 502);
+      assert.equal(err.code, 'upstream_error');
+      assert.match(err.message, /HTML page instead of an event stream/);
+      assert.match(err.message, /LLM_BASE_URL/);
+      return true;
+    });
+  });
   it('a malformed upstream event is 502 upstream_error naming it, not a JavaScript error text or "[object Object]" in the answer', async () => {
     const client = await h.client();
     const tools = [{ function: { name: 'serviceSearch' } } as any];
