@@ -4,7 +4,8 @@
  * files; ChatError 404), then `run()` streams the answer:
  *
  * 1. System instructions in the completion's language, the agent's
- *    instructions and the relevant parts of attached files (numbered sources).
+ *    instructions and the relevant parts of attached files (numbered sources),
+ *    with the client's leading system messages, as one system message.
  * 2. Tool loop: each round offers the allowed tools as functions; the model's
  *    text deltas are passed on at once (citation markers renumbered, never
  *    split), its tool calls are executed in parallel and fed back (a call of
@@ -92,10 +93,13 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
       const fileSources = files.map((f) =>
         registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: selectRelevant(f.text, question, share, queryLanguage) }),
       );
-      const messages: ModelMessage[] = [
-        { role: 'system', content: systemPrompt({ language, tools, agentInstructions: agent?.instructions, files: fileSources }) },
-        ...input.messages,
-      ];
+      // The client's leading system messages join the service's instructions: one system message,
+      // as the chat templates of many served models (e.g. Mistral's) accept no second one.
+      let firstOther = input.messages.findIndex((m) => m.role !== 'system');
+      if (firstOther < 0) firstOther = input.messages.length;
+      const clientSystem = input.messages.slice(0, firstOther).map((m) => m.content);
+      const system = [systemPrompt({ language, tools, agentInstructions: agent?.instructions, files: fileSources }), ...clientSystem].join('\n\n');
+      const messages: ModelMessage[] = [{ role: 'system', content: system }, ...input.messages.slice(firstOther)];
       const writer = new CitationWriter((key) => registry.get(key));
       const toolDeps = {
         email: input.email,
