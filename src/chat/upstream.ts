@@ -85,7 +85,7 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
           if (chunk.usage) yield { type: 'usage', usage: chunk.usage };
         }
       } catch (err) {
-        throw failure(err, req.signal);
+        throw failure(err, req.signal, true);
       }
       if (!done && !finish) {
         throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream ended the stream before the answer was complete (no finish_reason, no [DONE])');
@@ -122,11 +122,14 @@ function upstreamMessage(text: string): string {
   return text.slice(0, 200) || 'no message';
 }
 
-function failure(err: unknown, clientSignal: AbortSignal): Error {
+/** The ChatError for a failed call; `answering`: the upstream had started its answer (reading the stream). */
+function failure(err: unknown, clientSignal: AbortSignal, answering = false): Error {
   if (err instanceof ChatError) return err;
   if (clientSignal.aborted) return err instanceof Error ? err : new Error(String(err));
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return new ChatError(504, 'upstream_error', 'upstream_timeout', 'The language model upstream did not answer in time');
   }
-  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${err instanceof Error ? err.message : String(err)}`);
+  const reason = err instanceof Error ? err.message : String(err);
+  if (answering) return new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream broke off its answer: ${reason}`);
+  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${reason}`);
 }

@@ -41,6 +41,8 @@ export interface ScriptedTurn {
   page?: { contentType: string; body: string };
   /** Raw `data:` payloads sent after the content instead of the normal end (malformed-stream tests). */
   rawEvents?: string[];
+  /** Break the connection off right after the content. */
+  breakOff?: boolean;
 }
 
 export interface FakeUpstream {
@@ -96,6 +98,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     await send({ role: 'assistant', content: '' });
     for (const t of turn.content ?? []) await send({ content: t });
     if (turn.hang) return;
+    if (turn.breakOff) {
+      // Once what was written has left, the connection is cut without ending the response.
+      await new Promise((resolve) => res.write(': flush\n\n', resolve));
+      res.socket?.destroy();
+      return;
+    }
     if (turn.truncate || turn.rawEvents) {
       for (const data of turn.rawEvents ?? []) res.write(`data: ${data}\n\n`);
       res.end();

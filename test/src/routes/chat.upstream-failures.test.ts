@@ -54,6 +54,16 @@ describe('upstream failures', () => {
       await dead.close();
     }
   });
+  it('an upstream that breaks the connection off mid-answer is 502 upstream_error saying so, not "unreachable"', async () => {
+    up.script = [{ content: ['The first half'], breakOff: true }];
+    const client = await h.client();
+    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
+      assert.equal(err.status, 502);
+      assert.equal(err.code, 'upstream_error');
+      assert.match(err.message, /broke off/);
+      return true;
+    });
+  });
   it('an upstream answer that ends without finish_reason or [DONE] is an error, not a complete answer', async () => {
     const client = await h.client();
     up.script = [{ content: ['The first half'], truncate: true }];
