@@ -4,9 +4,11 @@
  * In its first round it calls every offered tool with the question; then it
  * quotes the sentences of the retrieved sources and attached files that best
  * match the question (BM25 over sentences, at most MAX_QUOTES, at most two
- * per source), each with its `[key]` citation, under a sentence that says
- * plainly it only quotes. Output is streamed word by word.
+ * per source, without bracketed numbers of their own), each with its `[key]`
+ * citation, under a sentence that says plainly it only quotes. Output is
+ * streamed word by word.
  */
+import { withoutMarkers } from './citations.ts';
 import { bm25, questionTerms, sentences } from './relevance.ts';
 import type { ChatModel, Language, ModelEvent, RoundRequest, Source } from './types.ts';
 
@@ -51,7 +53,8 @@ function compose(sources: readonly Source[], question: string, language: Languag
   const t = TEXT[language];
   if (sources.length === 0) return searched ? t.none : t.noSources;
   const candidates: { key: number; text: string }[] = [];
-  for (const s of sources) for (const sentence of sentences(s.text)) candidates.push({ key: s.key, text: sentence.slice(0, MAX_QUOTE_CHARS) });
+  // A quote keeps no bracketed numbers of its own: they would be read as citations of other sources.
+  for (const s of sources) for (const sentence of sentences(withoutMarkers(s.text))) candidates.push({ key: s.key, text: sentence.slice(0, MAX_QUOTE_CHARS) });
   const scores = bm25(candidates.map((c) => c.text), questionTerms(question, language), language);
   const order = candidates.map((c, i) => ({ ...c, score: scores[i], i })).filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
   const perSource = new Map<number, number>();
@@ -65,7 +68,7 @@ function compose(sources: readonly Source[], question: string, language: Languag
   if (chosen.length === 0) {
     // Nothing matches word for word (e.g. "summarise this file"): quote how each source begins.
     for (const s of sources.slice(0, MAX_QUOTES)) {
-      const first = sentences(s.text)[0];
+      const first = sentences(withoutMarkers(s.text))[0];
       if (first) chosen.push({ key: s.key, text: first.slice(0, MAX_QUOTE_CHARS), score: 0, i: 0 });
     }
   }

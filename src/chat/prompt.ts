@@ -1,7 +1,7 @@
 /**
  * The system instructions a completion starts with, in the completion's
- * language (`de` default, `en`): answer language, citation rule, which tools
- * exist, the agent's own instructions, and the selected parts of attached
+ * language (`de` default, `en`): answer language, citation rule, the tools
+ * offered (only those), the agent's own instructions, and the selected parts of attached
  * files as numbered sources.
  */
 import type { Language, Source } from './types.ts';
@@ -11,7 +11,8 @@ const TEXT = {
   de: {
     role: 'Du bist der Assistent der Unternehmenssuche. Antworte auf Deutsch.',
     cite: 'Stütze Aussagen auf die gegebenen Quellen (angehängte Dateien, Werkzeugergebnisse) und belege jede mit ihrer Nummer in eckigen Klammern, z. B. [1]. Wenn die Quellen die Frage nicht beantworten, sage das.',
-    tools: (t: string) => `Du kannst diese Werkzeuge aufrufen: ${t}. serviceSearch durchsucht die internen Dokumente, webSearch das öffentliche Web.`,
+    tools: 'Du kannst diese Werkzeuge aufrufen:',
+    tool: { serviceSearch: 'serviceSearch durchsucht die internen Dokumente', webSearch: 'webSearch durchsucht das öffentliche Web' },
     noTools: 'Du hast keinen Zugriff auf Suchwerkzeuge; antworte aus deinem Wissen und den angehängten Dateien.',
     agent: 'Anweisungen dieses Agenten:',
     files: 'Angehängte Dateien (Auszüge, als Quellen nummeriert):',
@@ -19,7 +20,8 @@ const TEXT = {
   en: {
     role: 'You are the assistant of the enterprise search. Answer in English.',
     cite: 'Base statements on the sources you are given (attached files, tool results) and cite each with its number in square brackets, e.g. [1]. If the sources do not answer the question, say so.',
-    tools: (t: string) => `You can call these tools: ${t}. serviceSearch searches the internal documents, webSearch the public web.`,
+    tools: 'You can call these tools:',
+    tool: { serviceSearch: 'serviceSearch searches the internal documents', webSearch: 'webSearch searches the public web' },
     noTools: 'You have no search tools; answer from your own knowledge and the attached files.',
     agent: 'Instructions of this agent:',
     files: 'Attached files (excerpts, numbered as sources):',
@@ -35,7 +37,8 @@ export interface PromptInput {
 
 export function systemPrompt(input: PromptInput): string {
   const t = TEXT[input.language];
-  const parts: string[] = [t.role, t.cite, input.tools.length > 0 ? t.tools(input.tools.join(', ')) : t.noTools];
+  const tools = `${t.tools} ${input.tools.map((name) => t.tool[name]).join('; ')}.`;
+  const parts: string[] = [t.role, t.cite, input.tools.length > 0 ? tools : t.noTools];
   if (input.agentInstructions?.trim()) parts.push(`${t.agent}\n${input.agentInstructions.trim()}`);
   if (input.files.length > 0) {
     parts.push(`${t.files}\n\n${input.files.map((f) => `[${f.key}] ${f.title}\n${f.text}`).join('\n\n')}`);

@@ -4,7 +4,8 @@
  * `user`, `assistant`), validated with valibot and reported like every other
  * 422 of the service, then shown in the compatible error shape by the route.
  * `null` counts as omitted for optional fields. Message content may be a
- * string or a list of text parts (joined).
+ * string or a list of text parts (joined); the empty fields of an answered
+ * message (`refusal`, `tool_calls`, ...) are accepted and ignored.
  */
 import * as v from 'valibot';
 import { pyIssue } from '../http/validation.ts';
@@ -17,8 +18,12 @@ export const MAX_FILES = 20;
 
 const TextPart = v.object({ type: v.literal('text'), text: v.string() });
 
+const TextParts = v.array(TextPart);
+const Text = v.string();
+
+// A list is checked as a list of parts (its errors name the part), anything else as a string.
 const Content = v.pipe(
-  v.union([v.string(), v.array(TextPart)]),
+  v.lazy((input) => (Array.isArray(input) ? TextParts : Text)),
   v.transform((c) => (typeof c === 'string' ? c : c.map((p) => p.text).join('\n'))),
   v.maxLength(MAX_CONTENT_CHARS),
 );
@@ -27,6 +32,14 @@ const Message = v.strictObject({
   role: v.picklist(['system', 'user', 'assistant']),
   content: Content,
   name: v.optional(v.string()),
+  // Fields of an answered assistant message, accepted when empty (ignored), so a client can append
+  // the message it received to the conversation as it is.
+  refusal: v.nullish(v.string()),
+  tool_calls: v.nullish(
+    v.pipe(v.array(v.unknown()), v.check((calls) => calls.length === 0, pyIssue('value_error', 'Value error, tool calls in messages are not supported; the service runs the tools itself', { error: {} }))),
+  ),
+  function_call: v.nullish(v.null()),
+  audio: v.nullish(v.null()),
 });
 
 const Tool = v.object({

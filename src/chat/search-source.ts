@@ -4,8 +4,15 @@
  * passages for the model (highlights and summary as plain text: `<em>` marks
  * removed, HTML entities decoded). `services.chatSearch` overrides it (tests,
  * benchmarks); without a documents index there is no internal search.
+ *
+ * Data source names that are neither a category nor an existing datasource
+ * (an agent scope naming a deleted datasource, a name the model made up) are
+ * left out instead of failing the whole search; when none is left, nothing
+ * is found (a restriction never widens to every datasource).
  */
 import { RequestValidationError } from '../errors.ts';
+import { indexingState } from '../indexing/datasources.ts';
+import { DATA_SOURCE_CATEGORIES } from '../search/params.ts';
 import { searchWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 import type { ChatSearchFn, SearchPassage } from './tools.ts';
@@ -23,9 +30,11 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
   if (!documents) return undefined;
   const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner, hidden: (name: string) => documents.dropPending(name) };
   return async (email, params) => {
+    const dataSources = knownDataSources(services, params.dataSources);
+    if (dataSources?.length === 0) return [];
     let body;
     try {
-      body = await searchWith(deps, email, { query: params.query, count: params.count, dataSources: params.dataSources, language: params.language });
+      body = await searchWith(deps, email, { query: params.query, count: params.count, dataSources, language: params.language });
     } catch (err) {
       if (err instanceof RequestValidationError) return [];
       throw err;
@@ -36,4 +45,13 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
       return { id: r.id, title: r.title, path_preview: r.path_preview, datasource: r.data_source, text: parts.join('\n').slice(0, 4000) };
     });
   };
+}
+
+const CATEGORIES: ReadonlySet<string> = new Set(DATA_SOURCE_CATEGORIES);
+
+/** The requested names that are a category or an existing datasource; undefined: no restriction. */
+function knownDataSources(services: Services, names: string[] | undefined): string[] | undefined {
+  if (names === undefined || names.length === 0) return undefined;
+  const datasources = indexingState(services).datasources;
+  return names.filter((n) => CATEGORIES.has(n) || datasources.has(n));
 }

@@ -4,10 +4,14 @@
  * files; ChatError 404), then `run()` streams the answer:
  *
  * 1. System instructions in the completion's language, the agent's
- *    instructions and the relevant parts of attached files (numbered sources).
+ *    instructions and the relevant parts of attached files (numbered sources),
+ *    with the client's leading system messages, as one system message.
  * 2. Tool loop: each round offers the allowed tools as functions; the model's
  *    text deltas are passed on at once (citation markers renumbered, never
- *    split), its tool calls are executed in parallel and fed back; after
+ *    split), its tool calls are executed in parallel and fed back (a call of
+ *    a tool not offered is answered as unavailable, never run; at most
+ *    MAX_CALLS_PER_ROUND calls of a round run, the others are answered as
+ *    not run); after
  *    `maxToolRounds` rounds the model must answer without tools.
  * 3. A final `done` event with the cited sources and the token usage (the
  *    upstream's counts when it reports them, else about four characters per token).
@@ -23,7 +27,7 @@ import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { systemPrompt } from './prompt.ts';
 import { analysisLanguage } from './relevance.ts';
-import { runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
+import { MAX_CALLS_PER_ROUND, notOffered, notRun, runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
 import type { ChatModel, Citation, Language, ModelMessage, TokenUsage } from './types.ts';
 
 export interface ChatDeps {
@@ -89,10 +93,13 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
       const fileSources = files.map((f) =>
         registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: selectRelevant(f.text, question, share, queryLanguage) }),
       );
-      const messages: ModelMessage[] = [
-        { role: 'system', content: systemPrompt({ language, tools, agentInstructions: agent?.instructions, files: fileSources }) },
-        ...input.messages,
-      ];
+      // The client's leading system messages join the service's instructions: one system message,
+      // as the chat templates of many served models (e.g. Mistral's) accept no second one.
+      let firstOther = input.messages.findIndex((m) => m.role !== 'system');
+      if (firstOther < 0) firstOther = input.messages.length;
+      const clientSystem = input.messages.slice(0, firstOther).map((m) => m.content);
+      const system = [systemPrompt({ language, tools, agentInstructions: agent?.instructions, files: fileSources }), ...clientSystem].join('\n\n');
+      const messages: ModelMessage[] = [{ role: 'system', content: system }, ...input.messages.slice(firstOther)];
       const writer = new CitationWriter((key) => registry.get(key));
       const toolDeps = {
         email: input.email,
@@ -115,6 +122,8 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         promptChars += messages.reduce((n, m) => n + m.content.length, 0);
         let text = '';
         const calls = [];
+        // The answer's finish_reason is the one of the round that ended it.
+        finishReason = 'stop';
         const context = { sources: registry.all(), question, language: queryLanguage };
         for await (const ev of model.round({ messages, tools: roundTools, temperature: input.temperature, context, signal })) {
           if (ev.type === 'text') {
@@ -122,7 +131,8 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
             const out = writer.write(ev.text);
             if (out) yield { type: 'text', text: out };
           } else if (ev.type === 'tool_call') {
-            if (roundTools.some((t) => t.name === ev.call.name)) calls.push(ev.call);
+            // In the round without tools, calls are ignored: the model must answer.
+            if (roundTools.length > 0) calls.push(ev.call);
           } else if (ev.type === 'usage') {
             reported = add(reported, ev.usage);
           } else {
@@ -132,7 +142,11 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         answerChars += text.length;
         if (calls.length === 0) break;
         messages.push({ role: 'assistant', content: text, tool_calls: calls });
-        const results = await Promise.all(calls.map((call) => runTool(call, toolDeps)));
+        const results = await Promise.all(
+          calls.map((call, i) =>
+            i >= MAX_CALLS_PER_ROUND ? notRun() : roundTools.some((t) => t.name === call.name) ? runTool(call, toolDeps) : notOffered(call.name, roundTools),
+          ),
+        );
         calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: results[i] }));
       }
       const rest = writer.end();

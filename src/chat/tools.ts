@@ -8,14 +8,18 @@
  *   without a configured provider the result says so and the model answers
  *   without it.
  * Results become numbered sources (`SourceRegistry`); the tool message the
- * model reads lists them as `[key] title (location)` followed by their text.
+ * model reads lists them as `[key] title (location)` followed by their text
+ * (web texts without bracketed numbers of their own, which would read as keys).
  */
 import { ServiceError } from '../errors.ts';
 import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
+import { withoutMarkers } from './citations.ts';
 import { ChatError } from './errors.ts';
 import type { Language, Source, ToolCall, ToolSpec } from './types.ts';
 
 export const TOOL_NAMES = ['serviceSearch', 'webSearch'] as const;
+/** Tool calls of one round that are run; the model is told that further calls were not. */
+export const MAX_CALLS_PER_ROUND = 5;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const DATA_SOURCES = ['wikitool', 'issuetool', 'codehost', 'intranet_online', 'mailsuite', 'fileshares', 'other'] as const;
@@ -101,6 +105,16 @@ export interface ToolDeps {
   signal: AbortSignal;
 }
 
+/** The tool message for a call beyond MAX_CALLS_PER_ROUND (it is not run). */
+export async function notRun(): Promise<string> {
+  return `Error: not run; at most ${MAX_CALLS_PER_ROUND} tool calls are run at once. Use the results you have, or call again with fewer calls.`;
+}
+
+/** The tool message for a call of a tool that was not offered in this round (it is not run). */
+export async function notOffered(name: string, offered: readonly ToolSpec[]): Promise<string> {
+  return `Error: ${JSON.stringify(name.slice(0, 100)).slice(1, -1)} is not available; use ${offered.map((t) => t.name).join(' or ')}, or answer without it.`;
+}
+
 /** Execute one call; returns the tool message content. Bad arguments become a message to the model, not an error. */
 export async function runTool(call: ToolCall, deps: ToolDeps): Promise<string> {
   let args: Record<string, unknown>;
@@ -147,7 +161,9 @@ async function webSearch(args: Record<string, unknown>, deps: ToolDeps): Promise
     if (results.length === 0) return `No web results for ${queries.map((q) => JSON.stringify(q)).join(', ')}.`;
     return results
       .map((r) => {
-        const s = deps.registry.add({ id: r.url, title: r.metadata.title || r.url, url: r.url, datasource: 'web', text: r.content.slice(0, WEB_TEXT_CHARS) });
+        // Bracketed numbers of the page (footnotes, a context summary's own source list) would read as our keys.
+        const text = withoutMarkers(r.content.slice(0, WEB_TEXT_CHARS));
+        const s = deps.registry.add({ id: r.url, title: withoutMarkers(r.metadata.title) || r.url, url: r.url, datasource: 'web', text });
         return `[${s.key}] ${s.title} (${r.url})\n${s.text}`;
       })
       .join('\n\n');

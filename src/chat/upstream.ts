@@ -5,10 +5,13 @@
  * moment their event arrives; tool-call deltas are assembled by index and
  * yielded whole at the end of the round. The request is aborted with the
  * caller's signal (client gone) or after `timeoutMs`. Failures are ChatError
- * 502/504 with the upstream's own message where it gave one.
+ * 502/504 with the upstream's own message where it gave one. A round is
+ * complete only when the stream says so (a `finish_reason` or `[DONE]`); a
+ * stream that just stops, or a JSON answer instead of a stream, is a 502.
  */
 import { ChatError } from './errors.ts';
 import { sseData } from './sse.ts';
+import { MAX_TOOL_CALLS, parseChunk } from './upstream-chunk.ts';
 import type { ChatModel, ModelEvent, RoundRequest, ToolCall } from './types.ts';
 
 export interface UpstreamOptions {
@@ -17,18 +20,6 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Injected fetch (default the global one). */
   fetch?: typeof fetch;
-}
-
-interface ChunkToolDelta {
-  index?: number;
-  id?: string;
-  function?: { name?: string; arguments?: string };
-}
-
-interface UpstreamChunk {
-  choices?: { delta?: { content?: string | null; tool_calls?: ChunkToolDelta[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
-  error?: { message?: string };
 }
 
 export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
@@ -61,37 +52,43 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         const text = await res.text().catch(() => '');
         throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`);
       }
+      const type = (res.headers.get('content-type') ?? '').toLowerCase();
+      if (type.includes('application/json')) {
+        const text = await res.text().catch(() => '');
+        throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered with JSON instead of an event stream: ${upstreamMessage(text)}`);
+      }
+      if (type.includes('text/html')) {
+        await res.body.cancel().catch(() => {});
+        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream answered with an HTML page instead of an event stream; LLM_BASE_URL must be the API base (e.g. ending in /v1)');
+      }
       const calls: { id: string; name: string; arguments: string }[] = [];
       let finish: string | null | undefined;
+      let done = false;
       try {
         for await (const data of sseData(res.body)) {
-          if (data.trim() === '[DONE]') break;
-          let chunk: UpstreamChunk;
-          try {
-            chunk = JSON.parse(data) as UpstreamChunk;
-          } catch {
-            throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream sent an event that is not JSON');
+          if (data.trim() === '[DONE]') {
+            done = true;
+            break;
           }
-          if (chunk.error) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error.message ?? 'unknown error'}`);
-          const delta = chunk.choices?.[0]?.delta;
-          finish = chunk.choices?.[0]?.finish_reason ?? finish;
-          if (delta?.content) yield { type: 'text', text: delta.content };
-          for (const d of delta?.tool_calls ?? []) {
+          const chunk = parseChunk(data);
+          if (chunk.error !== undefined) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error}`);
+          finish = chunk.finishReason ?? finish;
+          if (chunk.content) yield { type: 'text', text: chunk.content };
+          for (const d of chunk.toolCalls) {
             const i = d.index ?? calls.length;
+            if (i >= MAX_TOOL_CALLS) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream sent a malformed event: more than ${MAX_TOOL_CALLS} tool calls`);
             const call = (calls[i] ??= { id: '', name: '', arguments: '' });
             if (d.id) call.id = d.id;
-            if (d.function?.name) call.name += d.function.name;
-            if (d.function?.arguments) call.arguments += d.function.arguments;
+            if (d.name) call.name += d.name;
+            if (d.arguments) call.arguments += d.arguments;
           }
-          if (chunk.usage) {
-            const u = chunk.usage;
-            const p = u.prompt_tokens ?? 0;
-            const c = u.completion_tokens ?? 0;
-            yield { type: 'usage', usage: { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c } };
-          }
+          if (chunk.usage) yield { type: 'usage', usage: chunk.usage };
         }
       } catch (err) {
-        throw failure(err, req.signal);
+        throw failure(err, req.signal, true);
+      }
+      if (!done && !finish) {
+        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream ended the stream before the answer was complete (no finish_reason, no [DONE])');
       }
       if (finish === 'length' || finish === 'content_filter') yield { type: 'finish', reason: finish };
       for (const [i, call] of calls.entries()) {
@@ -125,11 +122,14 @@ function upstreamMessage(text: string): string {
   return text.slice(0, 200) || 'no message';
 }
 
-function failure(err: unknown, clientSignal: AbortSignal): Error {
+/** The ChatError for a failed call; `answering`: the upstream had started its answer (reading the stream). */
+function failure(err: unknown, clientSignal: AbortSignal, answering = false): Error {
   if (err instanceof ChatError) return err;
   if (clientSignal.aborted) return err instanceof Error ? err : new Error(String(err));
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return new ChatError(504, 'upstream_error', 'upstream_timeout', 'The language model upstream did not answer in time');
   }
-  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${err instanceof Error ? err.message : String(err)}`);
+  const reason = err instanceof Error ? err.message : String(err);
+  if (answering) return new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream broke off its answer: ${reason}`);
+  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${reason}`);
 }

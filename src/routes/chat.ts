@@ -10,9 +10,11 @@
  *
  * Streaming: `chat.completion.chunk` events, the role in the first delta, text
  * deltas written as they arrive, the last chunk with `finish_reason`,
- * `citations` and `usage`, then `data: [DONE]`. An error after the stream
- * started is sent as a `data: {"error": ...}` event. A client that disconnects
- * aborts the upstream call.
+ * `citations` and `usage`, then `data: [DONE]`. The stream starts with the
+ * answer's first event, so an error before it (upstream down or timed out,
+ * also after a tool round) is an HTTP error with its status; an error after
+ * the stream started is sent as a `data: {"error": ...}` event. A client that
+ * disconnects aborts the upstream call.
  */
 import { Hono, type Context } from 'hono';
 import { requirePersonal } from '../auth/middleware.ts';
@@ -99,7 +101,7 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
     const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
     const created = Math.floor(services.now() / 1000);
     const head = { id, created, model: prepared.model.id };
-    if (body.stream) return streamed(c, prepared, head);
+    if (body.stream) return await streamed(c, prepared, head);
 
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -144,7 +146,7 @@ function fail(c: Context<AppEnv>, err: ChatError): Response {
 
 const encoder = new TextEncoder();
 
-function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: { id: string; created: number; model: string }): Response {
+async function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: { id: string; created: number; model: string }): Promise<Response> {
   const controller = new AbortController();
   const requestSignal = c.req.raw.signal;
   const onAbort = () => controller.abort();
@@ -152,16 +154,30 @@ function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: { id: 
   const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     encoder.encode(`data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', system_fingerprint: null, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }], ...extra })}\n\n`);
   const log = c.get('log');
+  const events = prepared.run(controller.signal);
+  const encode = (ev: CompletionEvent) =>
+    ev.type === 'text' ? chunk({ delta: { content: ev.text } }) : chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations });
+
+  // The stream starts with the first event: a failure before any answer (upstream down, timed out) keeps its HTTP status.
+  let first: IteratorResult<CompletionEvent>;
+  try {
+    first = await events.next();
+  } catch (err) {
+    requestSignal.removeEventListener('abort', onAbort);
+    if (err instanceof ChatError) return fail(c, err);
+    if (controller.signal.aborted) return fail(c, new ChatError(499, 'invalid_request_error', 'client_closed_request', 'The client closed the request'));
+    throw err;
+  }
 
   const body = new ReadableStream<Uint8Array>({
     start(out) {
       const pump = async () => {
         try {
           out.enqueue(chunk({ delta: { role: 'assistant', content: '' } }));
-          for await (const ev of prepared.run(controller.signal)) {
+          if (!first.done) out.enqueue(encode(first.value));
+          for await (const ev of events) {
             if (controller.signal.aborted) return;
-            if (ev.type === 'text') out.enqueue(chunk({ delta: { content: ev.text } }));
-            else out.enqueue(chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations }));
+            out.enqueue(encode(ev));
           }
           out.enqueue(encoder.encode('data: [DONE]\n\n'));
           out.close();

@@ -33,6 +33,16 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Stop writing after the content and never end the response (client-abort tests). */
   hang?: boolean;
+  /** End the response right after the content: no finish_reason, no usage, no [DONE]. */
+  truncate?: boolean;
+  /** Answer 200 with this body as application/json instead of an event stream. */
+  json?: unknown;
+  /** Answer 200 with this body and content type instead of an event stream. */
+  page?: { contentType: string; body: string };
+  /** Raw `data:` payloads sent after the content instead of the normal end (malformed-stream tests). */
+  rawEvents?: string[];
+  /** Break the connection off right after the content. */
+  breakOff?: boolean;
 }
 
 export interface FakeUpstream {
@@ -67,6 +77,14 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${turn.status}` } }));
       return;
     }
+    if (turn.page) {
+      res.writeHead(200, { 'content-type': turn.page.contentType }).end(turn.page.body);
+      return;
+    }
+    if (turn.json !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(turn.json));
+      return;
+    }
     let finished = false;
     res.on('close', () => {
       if (!finished) state.disconnects++;
@@ -80,6 +98,18 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     await send({ role: 'assistant', content: '' });
     for (const t of turn.content ?? []) await send({ content: t });
     if (turn.hang) return;
+    if (turn.breakOff) {
+      // Once what was written has left, the connection is cut without ending the response.
+      await new Promise((resolve) => res.write(': flush\n\n', resolve));
+      res.socket?.destroy();
+      return;
+    }
+    if (turn.truncate || turn.rawEvents) {
+      for (const data of turn.rawEvents ?? []) res.write(`data: ${data}\n\n`);
+      res.end();
+      finished = true;
+      return;
+    }
     if (turn.errorAfter) {
       res.end(`data: ${JSON.stringify({ error: { message: turn.errorAfter } })}\n\n`);
       finished = true;

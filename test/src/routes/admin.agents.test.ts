@@ -134,4 +134,23 @@ describe('completions with metadata.agent_id', () => {
     assert.match(limited, /Travel policy/);
     assert.doesNotMatch(limited, /Train scheduler/);
   });
+
+  it('a scope naming a datasource that does not exist (deleted, not yet created) still searches the others, and never widens', async () => {
+    const stale = (await admin('POST', '/api/admin/agents', { name: 'Stale scope', tools: ['serviceSearch'], datasources: ['handbook', 'retired'] })).body;
+    const gone = (await admin('POST', '/api/admin/agents', { name: 'Only gone', tools: ['serviceSearch'], datasources: ['retired'] })).body;
+    const call = (args: unknown) => ({ toolCalls: [{ name: 'serviceSearch', arguments: JSON.stringify(args) }] });
+    up.script = [call({ query: 'trains' }), { content: ['x'] }, call({ query: 'trains' }), { content: ['x'] }, call({ query: 'trains', data_sources: ['engineering', 'wiki'] }), { content: ['x'] }];
+    const client = await h.client();
+    const ask = (agent_id?: string) =>
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'trains' }], tools: [{ function: { name: 'serviceSearch' } } as any], ...(agent_id ? { metadata: { agent_id } } : {}) });
+    const toolText = (i: number) => up.requests[i].messages.find((m: any) => m.role === 'tool').content as string;
+    await ask(stale.id);
+    assert.match(toolText(1), /Travel policy/);
+    assert.doesNotMatch(toolText(1), /Train scheduler/);
+    await ask(gone.id);
+    assert.doesNotMatch(toolText(3), /Travel policy|Train scheduler/, 'a scope of unknown names finds nothing, not everything');
+    await ask();
+    assert.match(toolText(5), /Train scheduler/, 'an unknown name the model asked for does not drop the known one');
+    assert.doesNotMatch(toolText(5), /Travel policy/);
+  });
 });

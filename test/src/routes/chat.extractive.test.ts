@@ -8,6 +8,7 @@ import type OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chatHarness, textDoc, type ChatHarness } from '../chat/helpers.ts';
+import type { SearchPassage } from '../../../src/chat/tools.ts';
 
 let h: ChatHarness;
 before(async () => {
@@ -75,5 +76,24 @@ describe('extractive default model', () => {
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     assert.match(text, /Flights need approval by the manager\. \[1\]/);
     assert.equal((chunks[chunks.length - 1] as any).citations[0].title, 'Travel policy');
+  });
+});
+
+describe('extractive quotes of texts with their own bracketed numbers', () => {
+  it('footnote markers inside a quoted sentence are not taken for citations of other sources', async () => {
+    const passages: SearchPassage[] = [
+      { id: 'paris', title: 'France', path_preview: 'wiki/france', datasource: 'wikitool', text: 'Paris is the largest city of France.' },
+      { id: 'berlin', title: 'Germany', path_preview: 'wiki/germany', datasource: 'wikitool', text: 'Berlin is the capital[1] of Germany.[2]' },
+    ];
+    const f = await chatHarness({ services: { chatSearch: async () => passages } });
+    try {
+      const client = await f.client();
+      const r = await client.chat.completions.create({ model: 'extractive', messages: [{ role: 'user', content: 'capital of Germany' }], tools, metadata: { language: 'en' } });
+      const text = r.choices[0].message.content ?? '';
+      assert.match(text, /> Berlin is the capital of Germany\. \[1\]/);
+      assert.deepEqual((r as any).citations.map((c: { id: string }) => c.id), ['berlin'], 'only the quoted source is cited');
+    } finally {
+      await f.close();
+    }
   });
 });

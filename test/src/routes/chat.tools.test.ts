@@ -8,6 +8,7 @@
 import type OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { MAX_CALLS_PER_ROUND } from '../../../src/chat/tools.ts';
 import type { WebSearchRequest, WebSearchService } from '../../../src/websearch/types.ts';
 import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
 
@@ -134,6 +135,18 @@ describe('serviceSearch', () => {
     assert.equal(r.choices[0].message.content, '', 'the tool calls of the tool-less round are ignored');
   });
 
+  it('finish_reason is the one of the round that answered: a tool round cut by the token limit does not mark the final answer as cut', async () => {
+    up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "tra' }], finish: 'length' }, { content: ['Book trains.'] }];
+    const client = await h.client();
+    const tools = [{ function: { name: 'serviceSearch' } } as any];
+    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    assert.equal(r.choices[0].message.content, 'Book trains.');
+    assert.equal(r.choices[0].finish_reason, 'stop');
+    up.script = [{ toolCalls: [search('trains')] }, { content: ['Book'], finish: 'length' }];
+    const cut = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    assert.equal(cut.choices[0].finish_reason, 'length', 'a cut final answer still says so');
+  });
+
   it('bad tool arguments are reported to the model, not to the client', async () => {
     up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": ' }] }, { content: ['sorry'] }];
     const client = await h.client();
@@ -143,12 +156,83 @@ describe('serviceSearch', () => {
   });
 });
 
+describe('tools that are not offered', () => {
+  it('the system instructions describe only the tools offered', async () => {
+    const client = await h.client();
+    for (const [name, other] of [['serviceSearch', 'webSearch'], ['webSearch', 'serviceSearch']]) {
+      up.requests.length = 0;
+      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name } } as any], metadata: { language: 'en' } });
+      const system: string = up.requests[0].messages[0].content;
+      assert.match(system, new RegExp(name));
+      assert.doesNotMatch(system, new RegExp(other), `${other} is not offered`);
+    }
+  });
+
+  it('a call of a tool that was not offered is answered to the model as unavailable (never run), and the model still answers', async () => {
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
+    try {
+      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['From what I know: trains.'] }];
+      const client = await w.client();
+      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+      assert.equal(webRequests.length, 0, 'webSearch was not offered, so it is not run');
+      assert.equal(up.requests.length, 2);
+      assert.match(toolMessages(up.requests[1])[0], /webSearch is not available/);
+      assert.equal(r.choices[0].message.content, 'From what I know: trains.');
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('tool calls per round', () => {
+  it('runs at most MAX_CALLS_PER_ROUND calls of one round; the model is told the others were not run', async () => {
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
+    try {
+      const calls = Array.from({ length: MAX_CALLS_PER_ROUND + 3 }, (_, i) => ({ name: 'webSearch', arguments: JSON.stringify({ queries: [`q${i}`] }) }));
+      up.script = [{ toolCalls: calls }, { content: ['done'] }];
+      const client = await w.client();
+      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      assert.equal(webRequests.length, MAX_CALLS_PER_ROUND);
+      const results = toolMessages(up.requests[1]);
+      assert.equal(results.length, calls.length, 'every call gets an answer');
+      assert.equal(results.filter((t) => /not run/.test(t)).length, 3);
+      assert.equal(r.choices[0].message.content, 'done');
+    } finally {
+      await w.close();
+    }
+  });
+});
+
 describe('webSearch', () => {
   it('says web search is not configured when the server has no web search service', async () => {
     up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
     const client = await h.client();
     await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
     assert.match(toolMessages(up.requests[1])[0], /Web search is not configured/);
+  });
+
+  it('the model sees web texts without bracketed numbers of their own (a context summary\'s source list, footnotes), so only the tool\'s own keys look like sources', async () => {
+    const summary: WebSearchService = {
+      async search() {
+        return [
+          { url: 'https://search.example/?q=trains', metadata: { title: 'Summary: trains', description: '' }, content: 'Summary of 1 grounded source:\n- Night trains run daily. [1]\n\nSources:\n[1] Trains (https://example.org/trains)' },
+          { url: 'https://example.org/trains', metadata: { title: 'Trains', description: '' }, content: 'Night trains[2] run daily.' },
+        ];
+      },
+    };
+    const w = await chatHarness({ upstream: up.url, services: { webSearch: summary } });
+    try {
+      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
+      const client = await w.client();
+      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      const tool = toolMessages(up.requests[1])[0];
+      const markers = tool.match(/\[\d+\]/g);
+      assert.deepEqual(markers, ['[1]', '[2]'], tool);
+      assert.match(tool, /^\[1\] Summary: trains \(https:\/\/search\.example\/\?q=trains\)\n/);
+      assert.match(tool, /\n\[2\] Trains \(https:\/\/example\.org\/trains\)\nNight trains run daily\./);
+    } finally {
+      await w.close();
+    }
   });
 
   it('runs the web search service with metadata.web_search_mode and cites web results by url', async () => {
