@@ -98,7 +98,8 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
       let firstOther = input.messages.findIndex((m) => m.role !== 'system');
       if (firstOther < 0) firstOther = input.messages.length;
       const clientSystem = input.messages.slice(0, firstOther).map((m) => m.content);
-      const system = [systemPrompt({ language, tools, agentInstructions: agent?.instructions, files: fileSources }), ...clientSystem].join('\n\n');
+      // The answer language is the question's (metadata.language decides only for very short inputs, as for the search).
+      const system = [systemPrompt({ language: queryLanguage, tools, agentInstructions: agent?.instructions, files: fileSources }), ...clientSystem].join('\n\n');
       const messages: ModelMessage[] = [{ role: 'system', content: system }, ...input.messages.slice(firstOther)];
       const writer = new CitationWriter((key) => registry.get(key));
       const toolDeps = {

@@ -81,6 +81,16 @@ describe('non-streaming', () => {
     assert.match(up.requests[0].messages[0].content, /Answer in English/);
   });
 
+  it('a question long enough to tell its language is answered in it; metadata.language decides for very short ones (spec: it matters for very short inputs)', async () => {
+    const client = await h.client();
+    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'What is the travel expense policy for trips abroad this year?' }] });
+    assert.match(up.requests[0].messages[0].content, /Answer in English/, 'an English question with the default hint de');
+    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Wie beantrage ich Urlaub für die Woche nach Ostern?' }], metadata: { language: 'en' } });
+    assert.match(up.requests[1].messages[0].content, /Antworte auf Deutsch/, 'a German question with the hint en');
+    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Reisekosten' }], metadata: { language: 'en' } });
+    assert.match(up.requests[2].messages[0].content, /Answer in English/, 'a one-word question follows the hint');
+  });
+
   it('passes finish_reason length on when the upstream ran out of tokens', async () => {
     up.script = [{ content: ['cut'], finish: 'length' }];
     const client = await h.client();
