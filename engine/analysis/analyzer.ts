@@ -453,6 +453,7 @@ export function analyzeQuery(text: string, lang: Language): QueryWord[] {
       whole = null;
       const terms: string[] = prefix === null ? [] : [...prefix];
       const parts: string[] = [];
+      let otherStopword = false;
       if (end - start <= MAX_WORD_LENGTH) {
         const w = lowerWord(text, start, end, flags);
         const hint = wordEntry(w, lang);
@@ -462,14 +463,15 @@ export function analyzeQuery(text: string, lang: Language): QueryWord[] {
           const alt = wordEntry(w, other);
           const second = termOf(alt);
           if (second !== null && !terms.includes(second)) terms.push(second);
+          otherStopword = alt === null;
           addParts(hint, parts, terms);
           addParts(alt, parts, terms);
         } else if (terms.length === 0) {
-          words.push({ text: surface, terms, parts, stopword: true });
+          words.push({ text: surface, terms, parts, stopword: true, otherStopword: wordEntry(w, other) === null });
           return;
         }
       }
-      words.push({ text: surface, terms, parts, stopword: false });
+      words.push({ text: surface, terms, parts, stopword: false, otherStopword });
     },
   });
   return words;
