@@ -65,3 +65,15 @@ test('the analyzed head of a long text ends between characters', async () => {
     await idx.close();
   }
 });
+
+test('a summary cut out of a long sentence without spaces ends between characters', () => {
+  for (const [key, text] of Object.entries(TEXTS)) {
+    const hit = s.search({ query: '東', language: 'de', limit: 10 }).hits.find((h) => h.key === key);
+    assert.ok(hit, key);
+    const summary = s.summary(hit);
+    assert.ok(summary.endsWith('…') && summary.length <= 300, key);
+    const kept = summary.slice(0, -1);
+    assert.ok(text.startsWith(kept), key);
+    assertWhole(text, kept, key);
+  }
+});
