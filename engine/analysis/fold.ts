@@ -2,8 +2,10 @@
  * Character folding applied to index terms: German umlauts and ß (as Lucene's
  * GermanNormalizationFilter after stemming: ä->a, ö->o, ü->u, ß->ss) and,
  * for other Latin letters with diacritics, removal of the marks (é->e), so
- * that "Häuser"/"Hauser" and "café"/"cafe" meet. Pure ASCII input is returned
- * unchanged without allocation.
+ * that "Häuser"/"Hauser" and "café"/"cafe" meet. Before any of that, a word
+ * with compatibility characters or combining marks takes its NFKC form
+ * (foldCompatibility: "ﬁle" -> "file", "Ｆｉｌｅ" -> "File", "a\u0308" -> "ä"). Pure
+ * ASCII input is returned unchanged without allocation.
  */
 
 /** Folds ä ö ü ß (and upper-case Ä Ö Ü ẞ) to a o u ss. */
@@ -46,4 +48,37 @@ export function foldLatin(word: string): string {
   if (!latin) return word;
   const g = foldGerman(word);
   return g.normalize('NFD').replace(MARKS, '').normalize('NFC');
+}
+
+/**
+ * BMP code units that make a word need NFKC: characters whose NFKC form differs (ligatures,
+ * full-width and half-width forms, superscripts, presentation forms, long s …), combining marks
+ * (which may compose with the letter before them) and high surrogates (astral compatibility
+ * characters such as mathematical letters).
+ */
+const NEEDS_NFKC: Uint8Array = (() => {
+  const t = new Uint8Array(65536);
+  const mark = /^\p{M}$/u;
+  for (let c = 0x80; c < 65536; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) {
+      if (c <= 0xdbff) t[c] = 1;
+      continue;
+    }
+    const s = String.fromCharCode(c);
+    if (s.normalize('NFKC') !== s || mark.test(s)) t[c] = 1;
+  }
+  return t;
+})();
+
+/**
+ * The NFKC form of a word that needs it (see NEEDS_NFKC), else the word itself (same string):
+ * compatibility characters become their plain forms and decomposed letters are composed, so
+ * they meet the words as usually written. Apply before lower-casing (NFKC may give capitals).
+ */
+export function foldCompatibility(word: string): string {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0x80 && NEEDS_NFKC[c] === 1) return word.normalize('NFKC');
+  }
+  return word;
 }
