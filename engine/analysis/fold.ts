@@ -52,9 +52,9 @@ export function foldLatin(word: string): string {
 
 /**
  * BMP code units that make a word need NFKC: characters whose NFKC form differs (ligatures,
- * full-width and half-width forms, superscripts, presentation forms, long s …), combining marks
- * (which may compose with the letter before them) and high surrogates (astral compatibility
- * characters such as mathematical letters).
+ * full-width and half-width forms, superscripts, presentation forms, long s …); combining marks
+ * and Hangul vowel and final jamo, which may compose with what precedes them; high surrogates
+ * (astral compatibility characters such as mathematical letters).
  */
 const NEEDS_NFKC: Uint8Array = (() => {
   const t = new Uint8Array(65536);
@@ -67,6 +67,9 @@ const NEEDS_NFKC: Uint8Array = (() => {
     const s = String.fromCharCode(c);
     if (s.normalize('NFKC') !== s || mark.test(s)) t[c] = 1;
   }
+  // Hangul vowel and final jamo compose with the jamo before them into syllables
+  for (let c = 0x1161; c <= 0x1175; c++) t[c] = 1;
+  for (let c = 0x11a8; c <= 0x11c2; c++) t[c] = 1;
   return t;
 })();
 

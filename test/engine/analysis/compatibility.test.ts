@@ -2,7 +2,7 @@
  * Compatibility and decomposed characters meet their plain forms: ligatures (ﬁ ﬂ ﬀ, common in
  * text from PDFs and typeset documents), full-width Latin letters and digits (East Asian text),
  * mathematical alphanumerics, superscript digits, and letters written with combining marks
- * (NFD text, e.g. from macOS file names) are analysed as their NFKC forms, on the index and the
+ * (NFD text, e.g. from macOS file names; also decomposed Hangul) are analysed as their NFKC forms, on the index and the
  * query side alike. Offsets stay on the original text, so highlights land on the written characters.
  */
 import { test } from 'node:test';
@@ -55,4 +55,9 @@ test('a search for the plain word finds and highlights the ligature spelling', a
 
 test('the analysis version marks indexes made before this normalisation', () => {
   assert.ok(ANALYSIS_VERSION >= 3);
+});
+
+test('decomposed Hangul (conjoining jamo, as in NFD file names) meets precomposed syllables', () => {
+  const text = '한국어 문서';
+  for (const lang of ['de', 'en'] as const) assert.deepEqual(terms(text.normalize('NFD'), lang), terms(text, lang), lang);
 });
