@@ -2,7 +2,7 @@
  * Query parser: free text into a flat boolean query.
  *
  *   word          optional (OR-ed, ranked by BM25)
- *   "a phrase"    optional phrase, matched through positions
+ *   "a phrase"    optional phrase, matched through positions (also “…”, „…“, «…»)
  *   +word  +"…"   required
  *   -word  -"…"   excluded
  *
@@ -55,19 +55,27 @@ export function tokenizeQuery(text: string): RawToken[] {
       occur = c === '+' ? 'must' : 'mustNot';
       i++;
     }
-    if (text[i] === '"') {
-      const close = text.indexOf('"', i + 1);
-      const end = close < 0 ? n : close;
-      out.push({ occur, text: text.slice(i + 1, end), quoted: true });
-      i = close < 0 ? n : close + 1;
+    if (isQuote(text.charCodeAt(i))) {
+      let close = i + 1;
+      while (close < n && !isQuote(text.charCodeAt(close))) close++;
+      out.push({ occur, text: text.slice(i + 1, close), quoted: true });
+      i = close + 1;
       continue;
     }
     const start = i;
-    while (i < n && !isSpace(text.charCodeAt(i)) && text[i] !== '"') i++;
+    while (i < n && !isSpace(text.charCodeAt(i)) && !isQuote(text.charCodeAt(i))) i++;
     const word = text.slice(start, i);
     if (word && word !== '+' && word !== '-') out.push({ occur, text: word, quoted: false });
   }
   return out;
+}
+
+/**
+ * Quotation marks that open or close a phrase: the ASCII quote and the typographic ones that
+ * smart-quote keyboards and German text use (“ ” „ ‟ « »), any of them closing any other.
+ */
+function isQuote(code: number): boolean {
+  return code === 34 || (code >= 0x201c && code <= 0x201f) || code === 0xab || code === 0xbb;
 }
 
 function isSpace(code: number): boolean {
