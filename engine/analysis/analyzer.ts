@@ -2,8 +2,9 @@
  * The analyzers: text -> index tokens (analyze) and query text -> query words
  * (analyzeQuery), for English and German.
  *
- * Per word: NFKC for compatibility characters and combining marks ("ﬁle" = "file",
- * fold.ts foldCompatibility); lower-case; stopword check (stopwords are dropped but take their
+ * Per word: without its ignorable format characters (soft hyphens …, tokenizer.ts); NFKC for
+ * compatibility characters and combining marks ("ﬁle" = "file", fold.ts foldCompatibility);
+ * lower-case; stopword check (stopwords are dropped but take their
  * position); English: fold diacritics, Porter2 stem; German: Snowball German
  * stem, then umlaut/diacritic folding, plus the compound's parts (stemmed the
  * same way) at the same position. A technical compound ("foo-bar.baz") is
@@ -43,6 +44,8 @@ const RECORD = tok.RECORD;
 const F_CURLY_APOS = tok.F_CURLY_APOS;
 const F_NON_ASCII = tok.F_NON_ASCII;
 const F_UPPER = tok.F_UPPER;
+const F_IGNORABLE = tok.F_IGNORABLE;
+const removeIgnorables = tok.removeIgnorables;
 const ENGLISH_STOPWORDS = stop.ENGLISH_STOPWORDS;
 const GERMAN_STOPWORDS = stop.GERMAN_STOPWORDS;
 const stemEnglish = en.stemEnglish;
@@ -233,6 +236,7 @@ function newRange(text: string, start: number, end: number, flags: number, h: nu
 
 function lowerWord(text: string, start: number, end: number, flags: number): string {
   let w = text.slice(start, end);
+  if ((flags & F_IGNORABLE) !== 0) w = removeIgnorables(w);
   if ((flags & F_NON_ASCII) !== 0) w = foldCompatibility(w);
   if ((flags & (F_UPPER | F_NON_ASCII)) !== 0) w = w.toLowerCase();
   if ((flags & F_CURLY_APOS) !== 0) w = w.replace(/\u2019/g, "'");
@@ -259,7 +263,7 @@ const wholeCache: Record<Language, Map<string, string>> = { de: new Map(), en: n
  * without the hyphens ("T-cells" -> "tcell" as "Tcells", "IL-1β" -> "il1beta", "non-coding" -> "noncod").
  */
 function wholeTerm(text: string, start: number, end: number, lang: Language): string {
-  let w = ownCopy(foldCompatibility(text.slice(start, end)).toLowerCase());
+  let w = ownCopy(foldCompatibility(removeIgnorables(text.slice(start, end))).toLowerCase());
   if (w.indexOf('\u2019') >= 0) w = w.replace(/\u2019/g, "'");
   if (w.indexOf('.') >= 0 || w.indexOf('_') >= 0) return foldLatin(w);
   const cache = wholeCache[lang];

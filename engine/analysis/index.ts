@@ -13,7 +13,7 @@ export { detectLanguage } from './detect.ts';
  * can tell how many of its documents predate the current analysis (they match less precisely until
  * re-indexed). 1: the first release; 2: hyphen-closed compounds, letter/digit parts, Greek letter names,
  * US spelling for English; 3: NFKC for words with compatibility characters or combining marks
- * (ligatures, full-width letters, decomposed umlauts).
+ * (ligatures, full-width letters, decomposed umlauts), format characters (soft hyphen …) inside words.
  */
 export const ANALYSIS_VERSION = 3;
 export { stemEnglish } from './english-stemmer.ts';
