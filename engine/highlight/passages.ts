@@ -34,10 +34,14 @@ const PIVOT = 87;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Sentence-ish boundaries: [start, end) ranges split after . ! ? … followed by space, and at line breaks. */
+/**
+ * Sentence-ish boundaries: [start, end) ranges split after . ! ? … followed by space, after the
+ * ideographic full stop and full-width ! ? (。！？, with closing quotes or brackets; Chinese and
+ * Japanese put no space after them), and at line breaks.
+ */
 export function splitSentences(text: string): [number, number][] {
   const out: [number, number][] = [];
-  const re = /[.!?…]+["')\]]*\s+|\n\s*/g;
+  const re = /[.!?…]+["')\]]*\s+|[。！？]+[」』）］】〕"'”’]*\s*|\n\s*/g;
   let start = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const end = m.index + m[0].length;

@@ -77,3 +77,20 @@ test('a summary cut out of a long sentence without spaces ends between character
     assertWhole(text, kept, key);
   }
 });
+
+test('Chinese and Japanese sentences end at 。！？ without a space, for summaries and passages', async () => {
+  const ja = '東京タワーに行きました。京都も楽しかったです！また来年も旅行したいと思います。'.repeat(8);
+  const idx = await indexOf([doc('ja', 'Reise', ja, { language: 'de' })]);
+  const searcher = idx.reader.searcher();
+  try {
+    const [hit] = searcher.search({ query: '京都', language: 'de', limit: 1 }).hits;
+    const summary = searcher.summary(hit);
+    assert.ok(/[。！]$/.test(summary), `whole sentences, not a cut: ${summary}`);
+    assert.ok(summary.length >= 30 && summary.length <= 300);
+    const [p] = searcher.highlight(hit, '京都', { language: 'de', fields: ['body'] });
+    assert.equal(p.text, '京都も楽しかったです！');
+  } finally {
+    idx.reader.release(searcher);
+    await idx.close();
+  }
+});
