@@ -2,7 +2,7 @@
  * Query parser: free text into a flat boolean query.
  *
  *   word          optional (OR-ed, ranked by BM25)
- *   "a phrase"    optional phrase, matched through positions (also “…”, „…“, «…»)
+ *   "a phrase"    optional phrase, matched through positions (also “…”, „…“, «…», ＂…＂)
  *   +word  +"…"   required
  *   -word  -"…"   excluded
  *
@@ -71,11 +71,12 @@ export function tokenizeQuery(text: string): RawToken[] {
 }
 
 /**
- * Quotation marks that open or close a phrase: the ASCII quote and the typographic ones that
- * smart-quote keyboards and German text use (“ ” „ ‟ « »), any of them closing any other.
+ * Quotation marks that open or close a phrase: the ASCII quote, the typographic ones that
+ * smart-quote keyboards and German text use (“ ” „ ‟ « ») and the full-width quote of East
+ * Asian input methods (＂), any of them closing any other.
  */
 function isQuote(code: number): boolean {
-  return code === 34 || (code >= 0x201c && code <= 0x201f) || code === 0xab || code === 0xbb;
+  return code === 34 || (code >= 0x201c && code <= 0x201f) || code === 0xab || code === 0xbb || code === 0xff02;
 }
 
 function isSpace(code: number): boolean {

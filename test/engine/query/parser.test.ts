@@ -57,9 +57,9 @@ test('tokenizer splits on unicode spaces and quotes', () => {
   ]);
 });
 
-test('typographic quotation marks quote phrases like the ASCII quote (smart-quote keyboards, German „…“)', () => {
+test('typographic quotation marks quote phrases like the ASCII quote (smart-quote keyboards, German „…“, full-width ＂…＂)', () => {
   const phrase = (text: string, occur = 'should') => ({ kind: 'phrase', occur, text, slots: [{ terms: ['art'], offset: 0 }, { terms: ['war'], offset: 2 }] });
-  for (const [open, close] of [['\u201c', '\u201d'], ['\u201e', '\u201c'], ['\u00ab', '\u00bb'], ['\u00bb', '\u00ab'], ['"', '\u201d']]) {
+  for (const [open, close] of [['\u201c', '\u201d'], ['\u201e', '\u201c'], ['\u00ab', '\u00bb'], ['\u00bb', '\u00ab'], ['"', '\u201d'], ['\uff02', '\uff02']]) {
     assert.deepEqual(parse(`${open}art of war${close}`), [phrase('art of war')], `${open}…${close}`);
     assert.deepEqual(parse(`-${open}art of war${close} x`), [phrase('art of war', 'mustNot'), { kind: 'word', occur: 'should', word: { text: 'x', terms: ['x'], parts: [] } }]);
   }
