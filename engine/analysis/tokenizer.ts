@@ -2,8 +2,8 @@
  * Unicode tokenizer: splits text into words (runs of letters, digits and marks
  * of any script; an apostrophe between two word characters stays inside the
  * word, as in UAX #29, and so do invisible format characters such as the soft
- * hyphen, flagged F_IGNORABLE), single-character words for ideographs, and technical
- * compounds: words joined by '-', '.' or '_' ("foo-bar.baz", "config_file.ts",
+ * hyphen, flagged F_IGNORABLE), single-character words for ideographs, and
+ * technical compounds: words joined by '-', '.' or '_' ("foo-bar.baz", "config_file.ts",
  * "v1.2.3") are reported whole, before their parts. Offsets are UTF-16 indexes
  * into the original text. The scanner is a single charCodeAt pass that also
  * hashes ASCII words (lower-cased) for the analyzer's memo table; it writes

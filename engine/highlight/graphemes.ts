@@ -1,9 +1,10 @@
 /**
  * Grapheme boundaries for cutting text (passage windows, summaries): a cut never falls inside a
  * user-perceived character, so it never leaves half of a surrogate pair (an astral character such
- * as an emoji or a CJK Extension B ideograph), a letter without its combining marks, or part of an
- * emoji sequence joined by ZWJ, or a flag. Boundaries are those of Intl.Segmenter (UAX #29), looked up in a
- * small window around the cut; text below U+0300 on both sides of a cut is decided without it.
+ * as an emoji or a CJK Extension B ideograph), a letter without its combining marks, part of an
+ * emoji sequence joined by ZWJ, or half of a flag. Boundaries are those of Intl.Segmenter
+ * (UAX #29), looked up in a small window around the cut; text below U+0300 on both sides of a cut
+ * is decided without it.
  */
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

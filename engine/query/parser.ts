@@ -8,12 +8,13 @@
  *
  * Every word goes through the analysis layer's `analyzeQuery`, so the query
  * terms are exactly the index terms; stopwords are dropped (inside phrases they
- * leave a position gap, and so does a stopword of the other analysis language, because a
- * document indexed in that language holds no term there). A sign before a digit is part of a number ("+1 nucleosome",
- * "-2 °C", "E2f-1, -2, -3"), not an operator. A `+`/`-` token that analyses into several words
- * (e.g. "+e-mail") becomes a required/excluded phrase. An unterminated quote
- * runs to the end of the text. A query with only excluded clauses matches
- * nothing (as in Lucene).
+ * leave a position gap, and so does a stopword of the other analysis language,
+ * because a document indexed in that language holds no term there). A sign
+ * before a digit is part of a number ("+1 nucleosome", "-2 °C", "E2f-1, -2, -3"),
+ * not an operator. A `+`/`-` token that analyses into several words (e.g.
+ * "+e-mail") becomes a required/excluded phrase. An unterminated quote runs to
+ * the end of the text. A query with only excluded clauses matches nothing (as in
+ * Lucene).
  */
 import type { Language, QueryWord } from '../analysis/types.ts';
 import type { Occur, ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
@@ -135,7 +136,9 @@ export function parseQuery(
       let main = both.slots.length > 0 ? both : hint;
       if (tok.occur === 'mustNot' && main.slots.length < 2 && hint.slots.length >= 2) main = hint;
       clauses.push(phraseClause(main, tok.occur, tok.text));
-      if (tok.occur !== 'mustNot' && hint.slots.length >= 2 && hint.slots.length > main.slots.length) clauses.push(phraseClause(hint, 'should', tok.text));
+      if (tok.occur !== 'mustNot' && hint.slots.length >= 2 && hint.slots.length > main.slots.length) {
+        clauses.push(phraseClause(hint, 'should', tok.text));
+      }
       continue;
     }
     for (const w of content) {

@@ -2,8 +2,9 @@
  * Compatibility and decomposed characters meet their plain forms: ligatures (ﬁ ﬂ ﬀ, common in
  * text from PDFs and typeset documents), full-width Latin letters and digits (East Asian text),
  * mathematical alphanumerics, superscript digits, and letters written with combining marks
- * (NFD text, e.g. from macOS file names; also decomposed Hangul) are analysed as their NFKC forms, on the index and the
- * query side alike. Offsets stay on the original text, so highlights land on the written characters.
+ * (NFD text, e.g. from macOS file names; also decomposed Hangul) are analysed as their NFKC
+ * forms, on the index and the query side alike. Offsets stay on the original text, so highlights
+ * land on the written characters.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
