@@ -5,9 +5,9 @@
  * Per word: without its ignorable format characters (soft hyphens …, tokenizer.ts); NFKC for
  * compatibility characters and combining marks ("ﬁle" = "file", fold.ts foldCompatibility);
  * lower-case; stopword check (stopwords are dropped but take their
- * position); English: fold diacritics, Porter2 stem; German: Snowball German
- * stem, then umlaut/diacritic folding, plus the compound's parts (stemmed the
- * same way) at the same position. A technical compound ("foo-bar.baz") is
+ * position); English: fold diacritics, Porter2 stem; German: fold diacritics
+ * other than umlauts and ß, Snowball German stem, then umlaut folding, plus the
+ * compound's parts (stemmed the same way) at the same position. A technical compound ("foo-bar.baz") is
  * indexed whole (lower case, unstemmed) at its first part's position, and its
  * parts at consecutive positions; a compound joined by hyphens only ("IL-6",
  * "non-coding") has the term of its closed form ("il6", "noncod") as its whole.
@@ -52,6 +52,7 @@ const stemEnglish = en.stemEnglish;
 const stemGerman = de.stemGerman;
 const foldLatin = fold.foldLatin;
 const foldCompatibility = fold.foldCompatibility;
+const foldAccents = fold.foldAccents;
 const splitGermanCompound = dc.splitGermanCompound;
 const WordTable = wt.WordTable;
 type WordTable = wt.WordTable;
@@ -150,8 +151,10 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function germanEntry(w: string): Entry {
-  if (GERMAN_STOPWORDS.has(w)) return null;
+function germanEntry(word: string): Entry {
+  if (GERMAN_STOPWORDS.has(word)) return null;
+  // accents other than umlauts go before stemming: "Café" and "Cafe" must give one stem
+  const w = foldAccents(word);
   const term = foldLatin(stemGerman(w));
   if (term === '') return null; // e.g. a word of combining marks only
   const parts = splitGermanCompound(w);
@@ -181,7 +184,7 @@ export const MAX_ALNUM_RUNS = 4;
 
 /** Index term of a plain lower-case word (no digits) in `lang`, null for a stopword. */
 function plainTerm(w: string, lang: Language): string | null {
-  if (lang === 'de') return GERMAN_STOPWORDS.has(w) ? null : foldLatin(stemGerman(w)) || null;
+  if (lang === 'de') return GERMAN_STOPWORDS.has(w) ? null : foldLatin(stemGerman(foldAccents(w))) || null;
   if (ENGLISH_STOPWORDS.has(w)) return null;
   return stemEnglish(americanSpelling(foldLatin(w))) || null;
 }
