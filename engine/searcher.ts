@@ -22,6 +22,7 @@ import type { FieldScoring } from './query/plan.ts';
 import { executeQuery } from './query/execute.ts';
 import type { Filter, Hit, ParsedQuery, Passage, SearchRequest, SearchResponse, StoredDoc } from './query/types.ts';
 import { highlightText } from './highlight/passages.ts';
+import { graphemeFloor } from './highlight/graphemes.ts';
 import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
@@ -299,7 +300,7 @@ export class Searcher {
       const text = texts[field];
       if (typeof text !== 'string' || text.length === 0) continue;
       const weights = this.termWeights(parsed, field);
-      const head = text.slice(0, opts.maxAnalyzedChars ?? 50000);
+      const head = text.slice(0, graphemeFloor(text, opts.maxAnalyzedChars ?? 50000));
       all.push(...highlightText(field, head, this.analyzeShared(head, lang), weights, { ...opts, maxPassages }));
     }
     if (all.length <= maxPassages) return all;

@@ -2,10 +2,12 @@
  * The analyzers: text -> index tokens (analyze) and query text -> query words
  * (analyzeQuery), for English and German.
  *
- * Per word: lower-case; stopword check (stopwords are dropped but take their
- * position); English: fold diacritics, Porter2 stem; German: Snowball German
- * stem, then umlaut/diacritic folding, plus the compound's parts (stemmed the
- * same way) at the same position. A technical compound ("foo-bar.baz") is
+ * Per word: without its ignorable format characters (soft hyphens …, tokenizer.ts); NFKC for
+ * compatibility characters and combining marks ("ﬁle" = "file", fold.ts foldCompatibility);
+ * lower-case; stopword check (stopwords are dropped but take their
+ * position); English: fold diacritics, Porter2 stem; German: fold diacritics
+ * other than umlauts and ß, Snowball German stem, then umlaut folding, plus the
+ * compound's parts (stemmed the same way) at the same position. A technical compound ("foo-bar.baz") is
  * indexed whole (lower case, unstemmed) at its first part's position, and its
  * parts at consecutive positions; a compound joined by hyphens only ("IL-6",
  * "non-coding") has the term of its closed form ("il6", "noncod") as its whole.
@@ -42,11 +44,15 @@ const RECORD = tok.RECORD;
 const F_CURLY_APOS = tok.F_CURLY_APOS;
 const F_NON_ASCII = tok.F_NON_ASCII;
 const F_UPPER = tok.F_UPPER;
+const F_IGNORABLE = tok.F_IGNORABLE;
+const removeIgnorables = tok.removeIgnorables;
 const ENGLISH_STOPWORDS = stop.ENGLISH_STOPWORDS;
 const GERMAN_STOPWORDS = stop.GERMAN_STOPWORDS;
 const stemEnglish = en.stemEnglish;
 const stemGerman = de.stemGerman;
 const foldLatin = fold.foldLatin;
+const foldCompatibility = fold.foldCompatibility;
+const foldAccents = fold.foldAccents;
 const splitGermanCompound = dc.splitGermanCompound;
 const WordTable = wt.WordTable;
 type WordTable = wt.WordTable;
@@ -145,8 +151,10 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function germanEntry(w: string): Entry {
-  if (GERMAN_STOPWORDS.has(w)) return null;
+function germanEntry(word: string): Entry {
+  if (GERMAN_STOPWORDS.has(word)) return null;
+  // accents other than umlauts go before stemming: "Café" and "Cafe" must give one stem
+  const w = foldAccents(word);
   const term = foldLatin(stemGerman(w));
   if (term === '') return null; // e.g. a word of combining marks only
   const parts = splitGermanCompound(w);
@@ -176,7 +184,7 @@ export const MAX_ALNUM_RUNS = 4;
 
 /** Index term of a plain lower-case word (no digits) in `lang`, null for a stopword. */
 function plainTerm(w: string, lang: Language): string | null {
-  if (lang === 'de') return GERMAN_STOPWORDS.has(w) ? null : foldLatin(stemGerman(w)) || null;
+  if (lang === 'de') return GERMAN_STOPWORDS.has(w) ? null : foldLatin(stemGerman(foldAccents(w))) || null;
   if (ENGLISH_STOPWORDS.has(w)) return null;
   return stemEnglish(americanSpelling(foldLatin(w))) || null;
 }
@@ -231,6 +239,8 @@ function newRange(text: string, start: number, end: number, flags: number, h: nu
 
 function lowerWord(text: string, start: number, end: number, flags: number): string {
   let w = text.slice(start, end);
+  if ((flags & F_IGNORABLE) !== 0) w = removeIgnorables(w);
+  if ((flags & F_NON_ASCII) !== 0) w = foldCompatibility(w);
   if ((flags & (F_UPPER | F_NON_ASCII)) !== 0) w = w.toLowerCase();
   if ((flags & F_CURLY_APOS) !== 0) w = w.replace(/\u2019/g, "'");
   return ownCopy(w);
@@ -256,7 +266,7 @@ const wholeCache: Record<Language, Map<string, string>> = { de: new Map(), en: n
  * without the hyphens ("T-cells" -> "tcell" as "Tcells", "IL-1β" -> "il1beta", "non-coding" -> "noncod").
  */
 function wholeTerm(text: string, start: number, end: number, lang: Language): string {
-  let w = ownCopy(text.slice(start, end).toLowerCase());
+  let w = ownCopy(foldCompatibility(removeIgnorables(text.slice(start, end))).toLowerCase());
   if (w.indexOf('\u2019') >= 0) w = w.replace(/\u2019/g, "'");
   if (w.indexOf('.') >= 0 || w.indexOf('_') >= 0) return foldLatin(w);
   const cache = wholeCache[lang];
@@ -453,6 +463,7 @@ export function analyzeQuery(text: string, lang: Language): QueryWord[] {
       whole = null;
       const terms: string[] = prefix === null ? [] : [...prefix];
       const parts: string[] = [];
+      let otherStopword = false;
       if (end - start <= MAX_WORD_LENGTH) {
         const w = lowerWord(text, start, end, flags);
         const hint = wordEntry(w, lang);
@@ -462,14 +473,15 @@ export function analyzeQuery(text: string, lang: Language): QueryWord[] {
           const alt = wordEntry(w, other);
           const second = termOf(alt);
           if (second !== null && !terms.includes(second)) terms.push(second);
+          otherStopword = alt === null;
           addParts(hint, parts, terms);
           addParts(alt, parts, terms);
         } else if (terms.length === 0) {
-          words.push({ text: surface, terms, parts, stopword: true });
+          words.push({ text: surface, terms, parts, stopword: true, otherStopword: wordEntry(w, other) === null });
           return;
         }
       }
-      words.push({ text: surface, terms, parts, stopword: false });
+      words.push({ text: surface, terms, parts, stopword: false, otherStopword });
     },
   });
   return words;

@@ -3,15 +3,22 @@
  * scanner never runs a regular expression per character: word characters are
  * letters, digits and marks of every script (\p{L}\p{N}\p{M}); ideographs
  * (Han, Hiragana, Katakana) are word characters that form one-character words,
- * because those scripts do not separate words by spaces.
+ * because those scripts do not separate words by spaces; ignorables are the
+ * invisible format characters (default-ignorable \p{Cf}: soft hyphen, ZWJ, ZWNJ,
+ * word joiner, BOM, bidi marks) that stay inside a word between word characters
+ * (UAX #29 WB4) and are left out of its term. The zero-width space is no
+ * ignorable: it marks a word break.
  */
 
 export const NONE = 0;
 export const WORD = 1;
 export const IDEO = 2;
+export const IGNORABLE = 3;
 
 const WORD_RE = /^[\p{L}\p{N}\p{M}]$/u;
 const IDEO_RE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u;
+const FORMAT_RE = /^\p{Cf}$/u;
+const DEFAULT_IGNORABLE_RE = /^\p{Default_Ignorable_Code_Point}$/u;
 
 /** Class of every BMP code unit; surrogates are NONE here and resolved by classifyAstral. */
 export const BMP_CLASS: Uint8Array = (() => {
@@ -23,6 +30,7 @@ export const BMP_CLASS: Uint8Array = (() => {
     if (c >= 0xd800 && c <= 0xdfff) continue;
     const s = String.fromCharCode(c);
     if (WORD_RE.test(s)) t[c] = IDEO_RE.test(s) ? IDEO : WORD;
+    else if (c !== 0x200b && FORMAT_RE.test(s) && DEFAULT_IGNORABLE_RE.test(s)) t[c] = IGNORABLE;
   }
   return t;
 })();

@@ -12,12 +12,14 @@ export { detectLanguage } from './detect.ts';
  * text produce different index terms; segments record the version they were written with, so an index
  * can tell how many of its documents predate the current analysis (they match less precisely until
  * re-indexed). 1: the first release; 2: hyphen-closed compounds, letter/digit parts, Greek letter names,
- * US spelling for English.
+ * US spelling for English; 3: NFKC for words with compatibility characters or combining marks
+ * (ligatures, full-width letters, decomposed umlauts), format characters (soft hyphen …) inside words,
+ * diacritics other than umlauts folded before German stemming, Latin Extended Additional and ł ø đ ı æ œ.
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 export { stemEnglish } from './english-stemmer.ts';
 export { stemGerman } from './german-stemmer.ts';
-export { foldGerman, foldLatin } from './fold.ts';
+export { foldAccents, foldCompatibility, foldGerman, foldLatin } from './fold.ts';
 export { splitGermanCompound } from './decompound.ts';
 export { ENGLISH_STOPWORDS, GERMAN_STOPWORDS } from './stopwords.ts';
 export { tokenize } from './tokenizer.ts';

@@ -1,8 +1,9 @@
 /**
  * Unicode tokenizer: splits text into words (runs of letters, digits and marks
  * of any script; an apostrophe between two word characters stays inside the
- * word, as in UAX #29), single-character words for ideographs, and technical
- * compounds: words joined by '-', '.' or '_' ("foo-bar.baz", "config_file.ts",
+ * word, as in UAX #29, and so do invisible format characters such as the soft
+ * hyphen, flagged F_IGNORABLE), single-character words for ideographs, and
+ * technical compounds: words joined by '-', '.' or '_' ("foo-bar.baz", "config_file.ts",
  * "v1.2.3") are reported whole, before their parts. Offsets are UTF-16 indexes
  * into the original text. The scanner is a single charCodeAt pass that also
  * hashes ASCII words (lower-cased) for the analyzer's memo table; it writes
@@ -17,6 +18,7 @@ const classifyAstral: (cp: number) => number = classifyAstralImport;
 const NONE = 0;
 const WORD = 1;
 const IDEO = 2;
+const IGNORABLE = 3;
 
 /** Flag: the word has a character outside ASCII (needs full lower-casing/folding). */
 export const F_NON_ASCII = 1;
@@ -24,6 +26,8 @@ export const F_NON_ASCII = 1;
 export const F_UPPER = 2;
 /** Flag: the word contains a typographic apostrophe U+2019 (normalised to '). */
 export const F_CURLY_APOS = 4;
+/** Flag: the word contains ignorable format characters (soft hyphen, ZWJ …), left out of its term. */
+export const F_IGNORABLE = 16;
 
 /** Most parts a technical compound may have to be reported whole. */
 export const MAX_COMPOUND_PARTS = 8;
@@ -39,6 +43,18 @@ export interface TokenSink {
    * word lower-cased (word-table.ts hashRangeLower) when the word is ASCII, else 0.
    */
   word(start: number, end: number, flags: number, hash: number): void;
+}
+
+/** `s` without its ignorable format characters (the same string when it has none). */
+export function removeIgnorables(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (BMP_CLASS[s.charCodeAt(i)] !== IGNORABLE) continue;
+    out += s.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
 }
 
 function isJoiner(c: number): boolean {
@@ -133,7 +149,7 @@ export function scanInto(text: string, stream: TokenStream): void {
     // fast skip of ASCII separators
     if (c < 128 && BMP_CLASS[c] === NONE) { i++; continue; }
     const k = c < 128 ? WORD : classAt(text, i);
-    if (k === NONE) { i += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1; continue; }
+    if (k === NONE || k === IGNORABLE) { i += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1; continue; }
     if ((cnt + maxPieces + 1) * RECORD > d.length) {
       stream.count = cnt;
       stream.reserve(maxPieces + 1);
@@ -182,7 +198,17 @@ export function scanInto(text: string, stream: TokenStream): void {
           break;
         }
         if (ch === 0x2019 && j > ps && j + 1 < n && classAt(text, j + 1) === WORD) { flags |= F_CURLY_APOS | F_NON_ASCII; j++; continue; }
-        if (classAt(text, j) !== WORD) break;
+        const cls = classAt(text, j);
+        if (cls !== WORD) {
+          if (cls !== IGNORABLE) break;
+          // ignorables between word characters stay inside the word (UAX #29 WB4)
+          let next = j + 1;
+          while (next < n && BMP_CLASS[text.charCodeAt(next)] === IGNORABLE) next++;
+          if (next >= n || classAt(text, next) !== WORD) break;
+          flags |= F_IGNORABLE | F_NON_ASCII;
+          j = next;
+          continue;
+        }
         flags |= F_NON_ASCII;
         j += ch >= 0xd800 && ch <= 0xdbff ? 2 : 1;
       }

@@ -10,7 +10,8 @@
  * Query side: `analyzeQuery(text, lang)` returns one entry per surface word;
  * `terms` are the index terms that match that word (hint language first, the
  * other supported language's form after it when it differs), `parts` are the
- * compound parts a query may add as weaker optional clauses. Consecutive
+ * compound parts a query may add as weaker optional clauses; `otherStopword`
+ * marks a word that the other language drops as a stopword. Consecutive
  * QueryWords stand at consecutive index positions: a technical compound
  * ("foo-bar.baz") gives one QueryWord per part, and the first of them also
  * carries the whole compound's term, which the index holds at that position.
@@ -39,4 +40,10 @@ export interface QueryWord {
   parts: string[];
   /** True when the word is a stopword in the analysis language. */
   stopword: boolean;
+  /**
+   * True when the word is a stopword in the other supported language: a text indexed in that
+   * language holds no term at the word's position, so a phrase leaves a gap for it (as it does
+   * for a stopword of the hint language). Absent means false.
+   */
+  otherStopword?: boolean;
 }

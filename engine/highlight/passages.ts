@@ -8,10 +8,12 @@
  * k1 = 1.2, b = 0.75) summed over matched terms weighted by their idf, times a
  * small bonus for passages near the start. The best `maxPassages` are returned
  * in document order (as Lucene joins them), each with its own score.
- * No markup: `ranges` are [start, end) offsets into the passage's `text`.
+ * No markup: `ranges` are [start, end) offsets into the passage's `text`, and a passage cut
+ * out of a longer sentence starts and ends between user-perceived characters.
  */
 import type { Token } from '../analysis/types.ts';
 import type { Passage } from '../query/types.ts';
+import { graphemeCeil, graphemeFloor } from './graphemes.ts';
 
 export interface HighlightOptions {
   /** Passages to return at most. Default 3. */
@@ -32,10 +34,14 @@ const PIVOT = 87;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Sentence-ish boundaries: [start, end) ranges split after . ! ? … followed by space, and at line breaks. */
+/**
+ * Sentence-ish boundaries: [start, end) ranges split after . ! ? … followed by space, after the
+ * ideographic full stop and full-width ! ? (。！？, with closing quotes or brackets; Chinese and
+ * Japanese put no space after them), and at line breaks.
+ */
 export function splitSentences(text: string): [number, number][] {
   const out: [number, number][] = [];
-  const re = /[.!?…]+["')\]]*\s+|\n\s*/g;
+  const re = /[.!?…]+["')\]]*\s+|[。！？]+[」』）］】〕"'”’]*\s*|\n\s*/g;
   let start = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const end = m.index + m[0].length;
@@ -127,7 +133,10 @@ export function highlightText(
   }));
 }
 
-/** A window of at most `max` chars of [ss, se) containing `anchor`, cut at word boundaries. */
+/**
+ * A window of at most `max` chars of [ss, se) containing `anchor`, cut at word boundaries where
+ * there are spaces, and never inside a character (graphemes.ts).
+ */
 function cutWindow(text: string, ss: number, se: number, anchor: number, max: number): [number, number] {
   let start = Math.max(ss, anchor - Math.floor(max / 3));
   let end = Math.min(se, start + max);
@@ -140,5 +149,6 @@ function cutWindow(text: string, ss: number, se: number, anchor: number, max: nu
     const sp = text.lastIndexOf(' ', end);
     if (sp > anchor) end = sp;
   }
-  return [start, end];
+  // without a space to cut at (CJK, emoji, long words), cut between characters, inside the window
+  return [graphemeCeil(text, start), Math.max(graphemeFloor(text, end), anchor)];
 }

@@ -3,8 +3,10 @@
  * Whitespace is collapsed; sentences with fewer than `minWords` words of
  * letters (headings, page numbers, link lists) are skipped while later ones
  * exist; sentences are added while they fit in `maxLength`; a first sentence
- * longer than that is cut at a word boundary and ends with "…".
+ * longer than that is cut at a word boundary (between characters where it has no spaces,
+ * graphemes.ts) and ends with "…".
  */
+import { graphemeFloor } from './graphemes.ts';
 import { splitSentences } from './passages.ts';
 
 export interface SummaryOptions {
@@ -22,7 +24,7 @@ const WORD = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu;
 
 export function summarize(text: string, options: Partial<SummaryOptions> = {}): string {
   const o = { ...DEFAULT_SUMMARY, ...options };
-  const head = text.slice(0, Math.max(o.maxLength * 20, 4000));
+  const head = text.slice(0, graphemeFloor(text, Math.max(o.maxLength * 20, 4000)));
   const spans = splitSentences(head);
   return fill(head, spans, o, true) ?? fill(head, spans, o, false) ?? '';
 }
@@ -67,11 +69,11 @@ function hasWords(s: string, min: number): boolean {
   return n >= min;
 }
 
-/** Cut `s` to at most `max` chars at a word boundary, ending with "…". */
+/** Cut `s` to at most `max` chars at a word boundary (else between characters), ending with "…". */
 export function cutAtWord(s: string, max: number): string {
   if (s.length <= max) return s;
   const room = Math.max(1, max - 1);
   let cut = s.lastIndexOf(' ', room);
-  if (cut < room / 2) cut = room;
+  if (cut < room / 2) cut = graphemeFloor(s, room) || room; // no space to cut at: between characters
   return `${s.slice(0, cut).replace(/[\s,;:.-]+$/u, '')}…`;
 }

@@ -2,17 +2,19 @@
  * Query parser: free text into a flat boolean query.
  *
  *   word          optional (OR-ed, ranked by BM25)
- *   "a phrase"    optional phrase, matched through positions
+ *   "a phrase"    optional phrase, matched through positions (also “…”, „…“, «…», ＂…＂)
  *   +word  +"…"   required
  *   -word  -"…"   excluded
  *
  * Every word goes through the analysis layer's `analyzeQuery`, so the query
  * terms are exactly the index terms; stopwords are dropped (inside phrases they
- * leave a position gap). A sign before a digit is part of a number ("+1 nucleosome",
- * "-2 °C", "E2f-1, -2, -3"), not an operator. A `+`/`-` token that analyses into several words
- * (e.g. "+e-mail") becomes a required/excluded phrase. An unterminated quote
- * runs to the end of the text. A query with only excluded clauses matches
- * nothing (as in Lucene).
+ * leave a position gap, and so does a stopword of the other analysis language,
+ * because a document indexed in that language holds no term there). A sign
+ * before a digit is part of a number ("+1 nucleosome", "-2 °C", "E2f-1, -2, -3"),
+ * not an operator. A `+`/`-` token that analyses into several words (e.g.
+ * "+e-mail") becomes a required/excluded phrase. An unterminated quote runs to
+ * the end of the text. A query with only excluded clauses matches nothing (as in
+ * Lucene).
  */
 import type { Language, QueryWord } from '../analysis/types.ts';
 import type { Occur, ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
@@ -54,34 +56,57 @@ export function tokenizeQuery(text: string): RawToken[] {
       occur = c === '+' ? 'must' : 'mustNot';
       i++;
     }
-    if (text[i] === '"') {
-      const close = text.indexOf('"', i + 1);
-      const end = close < 0 ? n : close;
-      out.push({ occur, text: text.slice(i + 1, end), quoted: true });
-      i = close < 0 ? n : close + 1;
+    if (isQuote(text.charCodeAt(i))) {
+      let close = i + 1;
+      while (close < n && !isQuote(text.charCodeAt(close))) close++;
+      out.push({ occur, text: text.slice(i + 1, close), quoted: true });
+      i = close + 1;
       continue;
     }
     const start = i;
-    while (i < n && !isSpace(text.charCodeAt(i)) && text[i] !== '"') i++;
+    while (i < n && !isSpace(text.charCodeAt(i)) && !isQuote(text.charCodeAt(i))) i++;
     const word = text.slice(start, i);
     if (word && word !== '+' && word !== '-') out.push({ occur, text: word, quoted: false });
   }
   return out;
 }
 
+/**
+ * Quotation marks that open or close a phrase: the ASCII quote, the typographic ones that
+ * smart-quote keyboards and German text use (“ ” „ ‟ « ») and the full-width quote of East
+ * Asian input methods (＂), any of them closing any other.
+ */
+function isQuote(code: number): boolean {
+  return code === 34 || (code >= 0x201c && code <= 0x201f) || code === 0xab || code === 0xbb || code === 0xff02;
+}
+
 function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b);
 }
 
-function phraseSlots(words: QueryWord[]): PhraseSlot[] {
+/**
+ * The slots of a phrase and the word of each. A word without terms (a stopword of the hint
+ * language) and, when `gapOtherStopwords`, a stopword of the other language leave a gap: a text
+ * indexed in that language holds no term at its position.
+ */
+function phraseSlots(words: QueryWord[], gapOtherStopwords: boolean): { slots: PhraseSlot[]; words: QueryWord[] } {
   const slots: PhraseSlot[] = [];
+  const of: QueryWord[] = [];
   let base = -1;
   for (let i = 0; i < words.length; i++) {
-    if (words[i].terms.length === 0) continue;
+    if (words[i].terms.length === 0 || (gapOtherStopwords && words[i].otherStopword === true)) continue;
     if (base < 0) base = i;
     slots.push({ terms: [...words[i].terms], offset: i - base });
+    of.push(words[i]);
   }
-  return slots;
+  return { slots, words: of };
+}
+
+/** A phrase clause, or a word clause when the phrase has one slot. */
+function phraseClause(phrase: { slots: PhraseSlot[]; words: QueryWord[] }, occur: Occur, text: string): QueryClause {
+  const { slots } = phrase;
+  if (slots.length === 1) return { kind: 'word', occur, word: { text: phrase.words[0].text, terms: slots[0].terms, parts: [] } };
+  return { kind: 'phrase', occur, text, slots };
 }
 
 /** Parse `text` with the given query analyzer; throws QueryError on oversized input. */
@@ -103,11 +128,16 @@ export function parseQuery(
     const content = words.filter((w) => w.terms.length > 0);
     if (content.length === 0) continue;
     if (tok.quoted || (tok.occur !== 'should' && content.length > 1)) {
-      const slots = phraseSlots(words);
-      if (slots.length === 1) {
-        clauses.push({ kind: 'word', occur: tok.occur, word: { text: content[0].text, terms: slots[0].terms, parts: [] } });
-      } else {
-        clauses.push({ kind: 'phrase', occur: tok.occur, text: tok.text, slots });
+      // The phrase as either language indexes it: stopwords of both are gaps (a phrase of such
+      // words keeps the words of its hint language). An excluded phrase is not narrowed to one
+      // word; a phrase the hint language reads with more words also ranks its exact matches.
+      const hint = phraseSlots(words, false);
+      const both = phraseSlots(words, true);
+      let main = both.slots.length > 0 ? both : hint;
+      if (tok.occur === 'mustNot' && main.slots.length < 2 && hint.slots.length >= 2) main = hint;
+      clauses.push(phraseClause(main, tok.occur, tok.text));
+      if (tok.occur !== 'mustNot' && hint.slots.length >= 2 && hint.slots.length > main.slots.length) {
+        clauses.push(phraseClause(hint, 'should', tok.text));
       }
       continue;
     }

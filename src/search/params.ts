@@ -140,21 +140,34 @@ export function toSearchParams(q: SearchQuery): SearchParams {
   };
 }
 
+/**
+ * `now` moved back `months` calendar months (UTC), the day of the month clamped to the length of
+ * the month reached (May 31 -> April 30, February 29 -> February 28 a year back), time of day kept.
+ */
+function monthsBack(now: number, months: number): number {
+  const d = new Date(now);
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() - months;
+  const year = Math.floor(total / 12);
+  const month = total - year * 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  d.setUTCFullYear(year, month, Math.min(d.getUTCDate(), lastDay));
+  return d.getTime();
+}
+
 /** Lower bound (epoch ms) of a preset relative to `now`: days for threeday/week, calendar months/years otherwise. */
 export function presetStart(preset: DatePreset, now: number): number {
-  const d = new Date(now);
   switch (preset) {
     case 'threeday':
       return now - 3 * 86_400_000;
     case 'week':
       return now - 7 * 86_400_000;
     case 'month':
-      return d.setUTCMonth(d.getUTCMonth() - 1);
+      return monthsBack(now, 1);
     case 'threemonth':
-      return d.setUTCMonth(d.getUTCMonth() - 3);
+      return monthsBack(now, 3);
     case 'year':
-      return d.setUTCFullYear(d.getUTCFullYear() - 1);
+      return monthsBack(now, 12);
     case 'fiveyear':
-      return d.setUTCFullYear(d.getUTCFullYear() - 5);
+      return monthsBack(now, 60);
   }
 }

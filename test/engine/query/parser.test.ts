@@ -57,6 +57,14 @@ test('tokenizer splits on unicode spaces and quotes', () => {
   ]);
 });
 
+test('typographic quotation marks quote phrases like the ASCII quote (smart-quote keyboards, German „…“, full-width ＂…＂)', () => {
+  const phrase = (text: string, occur = 'should') => ({ kind: 'phrase', occur, text, slots: [{ terms: ['art'], offset: 0 }, { terms: ['war'], offset: 2 }] });
+  for (const [open, close] of [['\u201c', '\u201d'], ['\u201e', '\u201c'], ['\u00ab', '\u00bb'], ['\u00bb', '\u00ab'], ['"', '\u201d'], ['\uff02', '\uff02']]) {
+    assert.deepEqual(parse(`${open}art of war${close}`), [phrase('art of war')], `${open}…${close}`);
+    assert.deepEqual(parse(`-${open}art of war${close} x`), [phrase('art of war', 'mustNot'), { kind: 'word', occur: 'should', word: { text: 'x', terms: ['x'], parts: [] } }]);
+  }
+});
+
 test('oversized queries fail with a typed error', () => {
   assert.throws(() => parseQuery('x'.repeat(9000), 'en', simpleAnalyzeQuery), (e: unknown) => e instanceof QueryError && e.code === 'query_too_long');
   assert.throws(() => parseQuery(Array.from({ length: 70 }, (_, i) => `w${i}`).join(' '), 'en', simpleAnalyzeQuery, { maxClauses: 64 }), (e: unknown) => e instanceof QueryError && e.code === 'too_many_clauses');

@@ -33,6 +33,8 @@ export interface DocsHarnessOptions {
   statusCompactMinRecords?: number;
   /** Search worker threads (src/search/pool.ts); default 0: searches run on the test's thread. */
   searchThreads?: number;
+  /** The services' wall clock (epoch ms; keys, date presets of searches); default Date.now. */
+  now?: () => number;
 }
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
@@ -52,7 +54,7 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
   const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
-  const services: Services = { config, log: silentLogger, state, now: () => Date.now(), documents, searchRunner };
+  const services: Services = { config, log: silentLogger, state, now: opts.now ?? (() => Date.now()), documents, searchRunner };
   const app = createApp(services);
 
   async function call(method: string, path: string, key: string | null, body?: unknown) {
