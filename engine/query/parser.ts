@@ -14,7 +14,8 @@
  * not an operator. A `+`/`-` token that analyses into several words (e.g.
  * "+e-mail") becomes a required/excluded phrase. An unterminated quote runs to
  * the end of the text. A query with only excluded clauses matches nothing (as in
- * Lucene).
+ * Lucene). A query whose every word is a stopword of the hint language is read in
+ * the other language (its `language` then says so).
  */
 import type { Language, QueryWord } from '../analysis/types.ts';
 import type { Occur, ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
@@ -115,6 +116,8 @@ export function parseQuery(
   language: Language,
   analyzeQuery: AnalyzeQueryFn,
   limits: Partial<ParseLimits> = {},
+  /** Internal: this is the reading in the other language already. */
+  otherTried = false,
 ): ParsedQuery {
   if (typeof text !== 'string') throw new QueryError('invalid_query', 'query must be a string');
   const maxLength = limits.maxLength ?? DEFAULT_PARSE_LIMITS.maxLength;
@@ -147,6 +150,13 @@ export function parseQuery(
   }
   if (clauses.length > maxClauses) {
     throw new QueryError('too_many_clauses', `query has ${clauses.length} clauses, the limit is ${maxClauses}`);
+  }
+  if (clauses.length === 0 && !otherTried) {
+    // Every word is a stopword of the hint language ("war", "will", "die" with the default German
+    // hint): the query is read in the other language rather than matching nothing, unless it has
+    // no content there either or only exclusions.
+    const other = parseQuery(text, language === 'de' ? 'en' : 'de', analyzeQuery, limits, true);
+    if (other.clauses.some((c) => c.occur !== 'mustNot')) return other;
   }
   return { text, language, clauses };
 }
