@@ -13,7 +13,8 @@
  * (`searchDocuments`) or on a search worker (`searchWith` with pool.ts).
  *
  * 3. One engine search with near-duplicates collapsed, offset = startPage * count;
- *    pages beyond the first MAX_RESULT_WINDOW hits are empty. A blank query
+ *    hits beyond the first MAX_RESULT_WINDOW are not returned (a page straddling
+ *    that end is cut there, a page after it is empty). A blank query
  *    (whitespace only) lists the visible documents within the filters; a query
  *    of stopwords only finds nothing.
  * 4. The full record per returned hit (result.ts), every related list under
@@ -135,11 +136,13 @@ export interface SearchPlan {
 /** Validates `params` for `email` (422 on an unknown data source); null when nothing can be found. */
 export function planSearch(deps: SearchDeps, email: string, params: SearchParams): SearchPlan | null {
   const state = indexingState(deps);
-  const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(params.count ?? DEFAULT_COUNT)));
-  const offset = Math.max(0, Math.floor(params.startPage ?? 0)) * count;
+  const pageSize = Math.min(MAX_COUNT, Math.max(1, Math.floor(params.count ?? DEFAULT_COUNT)));
+  const offset = Math.max(0, Math.floor(params.startPage ?? 0)) * pageSize;
   const sourceFilter = dataSourceFilter(params.dataSources ?? [], new Set(state.datasources.keys()));
   const tokens = visibleTokens(state, email, deps.hidden);
-  if (tokens.length === 0 || offset + count > MAX_RESULT_WINDOW) return null;
+  if (tokens.length === 0 || offset >= MAX_RESULT_WINDOW) return null;
+  // A page straddling the end of the window gets the hits still inside it.
+  const count = Math.min(pageSize, MAX_RESULT_WINDOW - offset);
 
   const filters: Filter[] = [];
   if (sourceFilter) filters.push(sourceFilter);
