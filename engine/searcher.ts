@@ -26,7 +26,8 @@ import { graphemeFloor } from './highlight/graphemes.ts';
 import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
-import { halvesDistance, MAX_DUPLICATE_DISTANCE, nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
+import { nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
+import { leaderGroups } from './similarity/leader-groups.ts';
 import { selectTerms } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
 import { candidateList, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
@@ -79,8 +80,6 @@ const SHARED_ANALYSIS_CHARS = 50_000;
 interface CollapsedGroup {
   doc: number;
   score: number;
-  hi: number;
-  lo: number;
   duplicates?: { doc: number; score: number }[];
 }
 
@@ -558,25 +557,27 @@ export class Searcher {
    * Hit objects are made by the caller, for the groups it returns only.
    */
   private collapse(sorted: { score: number; doc: number }[]): CollapsedGroup[] {
-    const leaders: CollapsedGroup[] = [];
-    for (const h of sorted) {
-      const { segment, doc } = this.split(h.doc);
+    const n = sorted.length;
+    const his = new Int32Array(n);
+    const los = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const { segment, doc } = this.split(sorted[i].doc);
       const words = (this.sigWords[segment] ??= signatureWords(this.segments[segment]) ?? false);
-      let hi: number;
-      let lo: number;
       if (words) {
-        lo = words[2 * doc];
-        hi = words[2 * doc + 1];
-      } else [hi, lo] = splitSignature(this.segments[segment].signature(doc));
-      let leader: CollapsedGroup | undefined;
-      for (const l of leaders) {
-        if (halvesDistance(l.hi, l.lo, hi, lo) <= MAX_DUPLICATE_DISTANCE) {
-          leader = l;
-          break;
-        }
-      }
-      if (leader) (leader.duplicates ??= []).push(h);
-      else leaders.push({ doc: h.doc, score: h.score, hi, lo });
+        los[i] = words[2 * doc];
+        his[i] = words[2 * doc + 1];
+      } else [his[i], los[i]] = splitSignature(this.segments[segment].signature(doc));
+    }
+    const leaderOf = leaderGroups(n, (i) => his[i], (i) => los[i]);
+    const leaders: CollapsedGroup[] = [];
+    const groupOf = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const h = sorted[i];
+      const l = leaderOf[i];
+      if (l === i) {
+        groupOf[i] = leaders.length;
+        leaders.push({ doc: h.doc, score: h.score });
+      } else (leaders[groupOf[l]].duplicates ??= []).push(h);
     }
     return leaders;
   }
