@@ -34,3 +34,20 @@ export function hasRealCalendarFields(text: string): boolean {
   }
   return true;
 }
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Epoch milliseconds of an ISO 8601 date or date-time (NaN when it is neither). A date-time
+ * without an offset is UTC, as a date alone is: `Date.parse` would read it in the server's
+ * local time zone, so the same document would get a different instant on another server.
+ */
+export function parseInstant(text: string): number {
+  const m = INSTANT.exec(text);
+  if (!m) return Number.NaN;
+  if (m[2] === undefined) return Date.parse(`${m[1]}T00:00:00Z`);
+  let zone = m[3] ?? 'Z';
+  if (zone === 'z') zone = 'Z';
+  else if (zone.length === 5) zone = `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return Date.parse(`${m[1]}T${m[2]}${zone}`);
+}

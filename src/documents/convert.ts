@@ -8,6 +8,7 @@ import type { IndexDocument } from '../../engine/index.ts';
 import { compoundSubValue } from '../indexing/names.ts';
 import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY, searchFileType } from '../search/index-schema.ts';
 import type { QueuedDocument } from './queue.ts';
+import { parseInstant } from '../iso-date.ts';
 
 /** The text the pipeline indexes for a document. */
 export interface DocumentText {
@@ -101,7 +102,7 @@ export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: 
   if (doc.sub && doc.sub_sub) keywords.sub_sub = [compoundSubValue(doc.datasource, doc.sub_sub, doc.sub)];
   const thread = threadOf(doc);
   if (thread) keywords.thread = [thread];
-  const lastModified = doc.last_modified ? Date.parse(doc.last_modified) : NaN;
+  const lastModified = doc.last_modified ? parseInstant(doc.last_modified) : NaN;
   const numbers: Record<string, number> = Number.isFinite(lastModified) ? { last_modified: lastModified } : {};
   const body = text.body.length > MAX_BODY_CHARS ? text.body.slice(0, MAX_BODY_CHARS) : text.body;
   const textFields: Record<string, string> = { title, body, meta };

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { pyIssue } from '../http/validation.ts';
 import { DOCUMENT_FILE_TYPES } from '../indexing/file-types.ts';
-import { hasRealCalendarFields } from '../iso-date.ts';
+import { hasRealCalendarFields, parseInstant } from '../iso-date.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */
 export const DOCUMENT_LIMITS = {
@@ -36,7 +36,7 @@ export function base64DecodedSize(b64: string): number {
 
 /** ISO 8601 date or date-time on a day that exists (iso-date.ts: Date.parse alone rolls `02-30` over). */
 const isoTimestamp = (s: string) =>
-  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && hasRealCalendarFields(s) && !Number.isNaN(Date.parse(s));
+  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && hasRealCalendarFields(s) && !Number.isNaN(parseInstant(s));
 
 const str = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
