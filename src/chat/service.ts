@@ -19,7 +19,7 @@
 import { findAgent } from '../agents/agents.ts';
 import type { AgentRecord } from '../agents/state.ts';
 import type { FileStoreReader, StoredFileWithText } from '../files/store.ts';
-import { selectRelevant } from '../files/select.ts';
+import { selectRelevant, type SelectPassagesFn } from '../files/select.ts';
 import type { StateStore } from '../state/store.ts';
 import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
 import { CitationWriter } from './citations.ts';
@@ -39,6 +39,8 @@ export interface ChatDeps {
   maxToolRounds: number;
   searchResults: number;
   filesContextChars: number;
+  /** Where long attached files are cut to their relevant passages (default: selectRelevant on this thread). */
+  selectPassages?: SelectPassagesFn;
 }
 
 export interface CompletionInput {
@@ -90,9 +92,16 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
       const registry = new SourceRegistry();
       const queryLanguage = analysisLanguage(question, language);
       const share = Math.floor(deps.filesContextChars / Math.max(1, files.length));
-      const fileSources = files.map((f) =>
-        registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: selectRelevant(f.text, question, share, queryLanguage) }),
+      // A file within its share is given whole; a longer one is cut where deps say (a search worker).
+      const select = deps.selectPassages;
+      const texts = await Promise.all(
+        files.map((f) =>
+          select === undefined || f.text.length <= share
+            ? selectRelevant(f.text, question, share, queryLanguage)
+            : select(f.text, question, share, queryLanguage).catch(() => selectRelevant(f.text, question, share, queryLanguage)),
+        ),
       );
+      const fileSources = files.map((f, i) => registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: texts[i] }));
       // The client's leading system messages join the service's instructions: one system message,
       // as the chat templates of many served models (e.g. Mistral's) accept no second one.
       let firstOther = input.messages.findIndex((m) => m.role !== 'system');

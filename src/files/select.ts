@@ -8,11 +8,19 @@ import { bm25, passages, questionTerms } from '../chat/relevance.ts';
 import type { Language } from '../chat/types.ts';
 
 export const PASSAGE_CHARS = 800;
+
+/**
+ * selectRelevant somewhere else (a search worker thread, search/pool.ts): ranking the passages of
+ * a long file analyses all of it (about half a second for 10 million characters), which must not
+ * hold the thread that serves HTTP.
+ */
+export type SelectPassagesFn = (text: string, question: string, budget: number, language: Language) => Promise<string>;
 const GAP = '\n[...]\n';
 
 export function selectRelevant(text: string, question: string, budget: number, language: Language): string {
   if (text.length <= budget) return text;
-  const parts = passages(text, Math.min(PASSAGE_CHARS, budget));
+  // A passage costs its length plus a gap marker: a full-size one must fit the budget alone.
+  const parts = passages(text, Math.max(1, Math.min(PASSAGE_CHARS, budget - GAP.length)));
   const scores = bm25(parts, questionTerms(question, language), language);
   const ranked = parts.map((p, i) => ({ i, score: scores[i] })).sort((a, b) => b.score - a.score || a.i - b.i);
   const chosen: number[] = [];

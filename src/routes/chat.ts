@@ -51,6 +51,7 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
     maxToolRounds: config.chat.maxToolRounds,
     searchResults: config.chat.searchResults,
     filesContextChars: config.files.contextChars,
+    selectPassages: services.searchRunner?.selectPassages?.bind(services.searchRunner),
   };
 
   // Rewrites every error answer under the base path into the compatible shape.

@@ -2,6 +2,7 @@
  * Search on worker threads: the engine part of searches (service.ts `runPlan`)
  * runs on `size` workers, so that searches use every core while the main thread
  * serves HTTP, authenticates, validates and resolves visibility (`planSearch`).
+ * The workers also pick the parts of the chat's attached files (`selectPassages`).
  *
  * Each worker searches the index's committed snapshots through an engine
  * SnapshotReader: before a job, a worker whose snapshot is older than the
@@ -21,6 +22,7 @@ import { startModuleWorker, type Index } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
+import type { Language } from '../chat/types.ts';
 import type { PlanRunner, SearchPlan } from './service.ts';
 
 export const SEA_SEARCH_WORKER_ASSET = 'search-worker.cjs';
@@ -73,9 +75,8 @@ export class SearchPool implements PlanRunner {
     return this.slots.length;
   }
 
-  runJson(plan: SearchPlan): Promise<string> {
-    if (this.closed) return Promise.reject(new Error('search pool is closed'));
-    // fewest jobs in flight; ties rotate, so that every worker stays warm (JIT, caches)
+  /** The worker with the fewest jobs in flight; ties rotate, so that every worker stays warm (JIT, caches). */
+  private pick(): Slot {
     const n = this.slots.length;
     const from = this.turn++ % n;
     let slot = this.slots[from];
@@ -83,6 +84,28 @@ export class SearchPool implements PlanRunner {
       const s = this.slots[(from + i) % n];
       if (s.jobs.size < slot.jobs.size) slot = s;
     }
+    return slot;
+  }
+
+  /** Posts `job` to `slot` and resolves with its answer (see the worker's protocol). */
+  private post(slot: Slot, id: number, job: WorkerIn): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      slot.jobs.set(id, { resolve, reject });
+      if (slot.jobs.size === 1) slot.worker.ref();
+      slot.worker.postMessage(job);
+    });
+  }
+
+  /** files/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files. */
+  selectPassages(text: string, question: string, budget: number, language: Language): Promise<string> {
+    if (this.closed) return Promise.reject(new Error('search pool is closed'));
+    const id = this.nextId++;
+    return this.post(this.pick(), id, { type: 'select', id, text, question, budget, language });
+  }
+
+  runJson(plan: SearchPlan): Promise<string> {
+    if (this.closed) return Promise.reject(new Error('search pool is closed'));
+    const slot = this.pick();
     const reader = this.index.reader;
     if (slot.generation !== reader.generation) {
       slot.worker.postMessage({ type: 'snapshot', snapshot: reader.share() } satisfies WorkerIn);
@@ -99,11 +122,7 @@ export class SearchPool implements PlanRunner {
       slot.viewers.add(job.viewer);
       job.tokens = tokens;
     }
-    return new Promise<string>((resolve, reject) => {
-      slot.jobs.set(id, { resolve, reject });
-      if (slot.jobs.size === 1) slot.worker.ref();
-      slot.worker.postMessage(job satisfies WorkerIn);
-    });
+    return this.post(slot, id, job);
   }
 
   /** Stops taking jobs, lets the jobs in flight finish (up to `graceMs`, then fails them), stops the workers. */

@@ -8,6 +8,8 @@
  * - in `{ type: 'search', id, plan }`: out `{ id, json }` (the response body as JSON
  *   text: strings cross threads cheaply), or `{ id, validation }`
  *   (a RequestValidationError's items: a 422), or `{ id, error }` (a message).
+ * - in `{ type: 'select', id, text, question, budget, language }`: out `{ id, json }` with the
+ *   parts of an attached file the chat model receives (files/select.ts selectRelevant), or `{ id, error }`.
  *
  * The worker keeps one searcher per snapshot and its own related-lists cache, as the
  * owning thread does for searches run there.
@@ -18,6 +20,8 @@ import { RequestValidationError, type ValidationItem } from '../errors.ts';
 import { DOCUMENT_SCHEMA } from './index-schema.ts';
 import { RelatedCache } from './related-cache.ts';
 import { runPlan, type SearchPlan } from './service.ts';
+import { selectRelevant } from '../files/select.ts';
+import type { Language } from '../chat/types.ts';
 
 /**
  * A search. The viewer's token set travels once per worker: `tokens` comes with the first plan of
@@ -32,7 +36,17 @@ export interface SearchJob {
   reset?: boolean;
 }
 
-export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | SearchJob;
+/** The parts of an attached file for a chat question (files/select.ts selectRelevant). */
+export interface SelectJob {
+  type: 'select';
+  id: number;
+  text: string;
+  question: string;
+  budget: number;
+  language: Language;
+}
+
+export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | SearchJob | SelectJob;
 export type WorkerOut = { id: number; json: string } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
 
 const port = parentPort;
@@ -48,6 +62,15 @@ if (port) {
       return;
     }
     let out: WorkerOut;
+    if (m.type === 'select') {
+      try {
+        out = { id: m.id, json: selectRelevant(m.text, m.question, m.budget, m.language) };
+      } catch (err) {
+        out = { id: m.id, error: String((err as Error)?.message ?? err) };
+      }
+      port.postMessage(out);
+      return;
+    }
     try {
       if (m.reset) viewers.clear();
       if (m.tokens) viewers.set(m.viewer, m.tokens);

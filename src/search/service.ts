@@ -32,6 +32,7 @@ import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type Dat
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
+import type { SelectPassagesFn } from '../files/select.ts';
 
 export interface SearchDeps {
   state: StateStore;
@@ -197,6 +198,8 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
 export interface PlanRunner {
   /** The response body of `plan` as JSON text (serialised where it was made: no object crosses threads). */
   runJson(plan: SearchPlan): Promise<string>;
+  /** Optional: the chat's attached-file passages off the serving thread (files/select.ts). */
+  selectPassages?: SelectPassagesFn;
 }
 
 /** The response body as JSON text, from `runner` when given (worker threads), else made on this thread. */
