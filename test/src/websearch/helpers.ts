@@ -100,10 +100,15 @@ export function startFakeBrave(state: FakeProviderState): Promise<TestServer> {
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
     if (url.pathname === '/res/v1/web/search') {
       const hits = state.byQuery[q] ?? state.hits;
+      // As Brave: at most 20 results per call, `offset` counts pages of `count` results (at most 9).
       const count = Number(url.searchParams.get('count') ?? 20);
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      if (count > 20 || offset > 9) return json(res, 422, { error: 'count must be <= 20 and offset <= 9' });
       const withExtra = url.searchParams.get('extra_snippets') === 'true';
-      const results = hits.slice(0, count).map((h) => (withExtra ? h : { ...h, extra_snippets: undefined }));
-      return json(res, 200, { type: 'search', query: { original: q }, web: { type: 'search', results } });
+      const page = hits.slice(offset * count, (offset + 1) * count);
+      const results = page.map((h) => (withExtra ? h : { ...h, extra_snippets: undefined }));
+      const more = hits.length > (offset + 1) * count;
+      return json(res, 200, { type: 'search', query: { original: q, more_results_available: more }, web: { type: 'search', results } });
     }
     if (url.pathname === '/res/v1/llm/context') return json(res, 200, state.context);
     json(res, 404, { error: 'not found' });
