@@ -1,17 +1,18 @@
 /**
  * POST /api/beta/web_search `count` beyond one provider page: Brave answers at
- * most 20 hits per call, so larger counts (up to the cap of 50) are read from
- * further result pages.
+ * most 20 hits per call and SearXNG one page (about 10-20 hits) per call, so
+ * larger counts (up to the cap of 50) are read from further result pages.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { WebSearchResult } from '../../../src/websearch/types.ts';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startSite, testApp, testConfig, type TestApp, type TestServer,
+  type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, startSite, testApp, testConfig, type TestApp, type TestServer,
 } from '../websearch/helpers.ts';
 
 let site: TestServer;
 let brave: TestServer;
+let searxng: TestServer;
 let state: FakeProviderState;
 let api: TestApp;
 
@@ -30,9 +31,10 @@ before(async () => {
   state = providerState();
   site = await startSite();
   brave = await startFakeBrave(state);
-  api = await testApp(testConfig({ brave: brave.url }));
+  searxng = await startFakeSearxng(state);
+  api = await testApp(testConfig({ brave: brave.url, searxng: searxng.url }));
 });
-after(async () => Promise.all([site.close(), brave.close()]));
+after(async () => Promise.all([site.close(), brave.close(), searxng.close()]));
 beforeEach(() => Object.assign(state, providerState()));
 
 describe('count beyond one provider page', () => {
@@ -47,5 +49,13 @@ describe('count beyond one provider page', () => {
     assert.equal((await search({ queries: ['many'], count: 500, timeout: 30 })).length, 50);
     state.hits = hits(23);
     assert.deepEqual((await search({ queries: ['few'], count: 50, timeout: 30 })).map((r) => r.metadata.title), hits(23).map((h) => h.title));
+  });
+
+  it('mode engine2 reads further SearXNG pages until count is reached or the pages run out', async () => {
+    state.searxngPageSize = 10;
+    state.hits = hits(70);
+    assert.deepEqual((await search({ queries: ['many'], count: 35, mode: 'engine2' })).map((r) => r.metadata.title), hits(35).map((h) => h.title));
+    state.hits = hits(23);
+    assert.deepEqual((await search({ queries: ['few'], count: 50, mode: 'engine2' })).map((r) => r.metadata.title), hits(23).map((h) => h.title));
   });
 });

@@ -71,10 +71,12 @@ export interface FakeProviderState {
   delayMs: number;
   /** Queries answered with this HTTP status (the others answer normally). */
   failQueries: Record<string, number>;
+  /** Results per SearXNG page (`pageno`); default all hits on page 1. */
+  searxngPageSize?: number;
 }
 
 export function providerState(): FakeProviderState {
-  return { byQuery: {}, hits: [], context: { grounding: { generic: [] }, sources: {} }, behaviour: 'ok', delayMs: 0, failQueries: {} };
+  return { byQuery: {}, hits: [], context: { grounding: { generic: [] }, sources: {} }, behaviour: 'ok', delayMs: 0, failQueries: {}, searxngPageSize: undefined };
 }
 
 async function misbehave(state: FakeProviderState, res: http.ServerResponse): Promise<boolean> {
@@ -122,7 +124,11 @@ export function startFakeSearxng(state: FakeProviderState): Promise<TestServer> 
     if (await misbehave(state, res)) return;
     const q = url.searchParams.get('q') ?? '';
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
-    const hits = state.byQuery[q] ?? state.hits;
+    const all = state.byQuery[q] ?? state.hits;
+    // As SearXNG: one page of results per call, `pageno` from 1.
+    const size = state.searxngPageSize ?? all.length;
+    const pageno = Number(url.searchParams.get('pageno') ?? 1);
+    const hits = all.slice((pageno - 1) * size, pageno * size);
     json(res, 200, { query: q, results: hits.map((h) => ({ url: h.url, title: h.title, content: h.description, engine: 'fake' })) });
   });
 }
