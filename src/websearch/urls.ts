@@ -1,8 +1,9 @@
 /**
- * URL helpers of web search: the `sites` restriction (host names parsed from
- * what the caller wrote, `site:` operators added to the query, hits filtered
- * by host with subdomains allowed) and the normalised URL used to remove
- * duplicates across queries.
+ * URL helpers of web search: which provider URLs are page addresses (absolute
+ * http(s) only), the `sites` restriction (host names parsed from what the
+ * caller wrote, `site:` operators added to the query, hits filtered by host
+ * with subdomains allowed) and the normalised URL used to remove duplicates
+ * across queries.
  */
 
 /** The host name of a `sites` entry (`example.com`, `https://www.example.com/path`, `*.example.com`), or null. */
@@ -16,6 +17,17 @@ export function siteHost(entry: string): string | null {
     return /^[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(host) ? host.replace(/^www\./, '') : null;
   } catch {
     return null;
+  }
+}
+
+/** True for an absolute http(s) URL with a host: the only page addresses the endpoint answers with. */
+export function isWebUrl(url: string): boolean {
+  if (!/^https?:\/\//i.test(url.trim())) return false;
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
   }
 }
 
