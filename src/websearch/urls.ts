@@ -2,9 +2,10 @@
  * URL helpers of web search: which provider URLs are page addresses (absolute
  * http(s) only), the `sites` restriction (host names parsed from what the
  * caller wrote, `site:` operators added to the query, hits filtered by host
- * with subdomains allowed) and the normalised URL used to remove duplicates
- * across queries.
+ * with subdomains allowed, operators kept within the provider's query
+ * limits) and the normalised URL used to remove duplicates across queries.
  */
+import type { QueryLimits } from './providers/types.ts';
 
 /** The host name of a `sites` entry (`example.com`, `https://www.example.com/path`, `*.example.com`), or null. */
 export function siteHost(entry: string): string | null {
@@ -43,11 +44,39 @@ export function hostAllowed(url: string, hosts: readonly string[]): boolean {
   return hosts.some((h) => host === h || host.endsWith(`.${h}`));
 }
 
-/** The query with `site:` operators for `hosts` (OR-ed when several). */
+/** The query with `site:` operators for `hosts` (OR-ed when several); see siteQueries for provider limits. */
 export function withSites(query: string, hosts: readonly string[]): string {
   if (hosts.length === 0) return query;
   const ops = hosts.map((h) => `site:${h}`);
   return `${query} ${ops.length === 1 ? ops[0] : `(${ops.join(' OR ')})`}`;
+}
+
+/** Provider calls one query's `site:` operators may be split over; beyond it the host filter alone restricts. */
+const MAX_SITE_CALLS = 4;
+
+const words = (q: string) => q.trim().split(/\s+/).filter(Boolean).length;
+const fits = (q: string, limits?: QueryLimits) => !limits || (q.length <= limits.chars && words(q) <= limits.words);
+
+/**
+ * The provider queries for `query` restricted to `hosts`: one carrying every `site:` operator
+ * when it fits the provider's limits; else the hosts split in order over at most MAX_SITE_CALLS
+ * queries that each fit; else the query alone (hits are filtered by host either way).
+ */
+export function siteQueries(query: string, hosts: readonly string[], limits?: QueryLimits): string[] {
+  if (hosts.length === 0 || fits(withSites(query, hosts), limits)) return [withSites(query, hosts)];
+  const out: string[] = [];
+  let group: string[] = [];
+  for (const h of hosts) {
+    if (fits(withSites(query, [...group, h]), limits)) {
+      group.push(h);
+      continue;
+    }
+    if (group.length === 0 || out.length + 1 >= MAX_SITE_CALLS || !fits(withSites(query, [h]), limits)) return [query];
+    out.push(withSites(query, group));
+    group = [h];
+  }
+  out.push(withSites(query, group));
+  return out;
 }
 
 const TRACKING = /^(utm_\w+|gclid|fbclid|mc_cid|mc_eid|ref_src)$/i;

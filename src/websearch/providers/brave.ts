@@ -16,6 +16,8 @@ export interface BraveOptions {
 
 /** Brave accepts at most 20 web results and 50 context results per call, and web result pages 0-9. */
 const MAX_WEB_COUNT = 20;
+/** Brave refuses longer `q` values (HTTP 422). */
+const QUERY_LIMITS = { chars: 400, words: 50 };
 /** Web result pages read for one query: enough for the endpoint's cap of 50 results. */
 const MAX_WEB_PAGES = 3;
 const MAX_CONTEXT_COUNT = 50;
@@ -52,6 +54,7 @@ export function createBraveProvider(options: BraveOptions): WebSearchProvider & 
 
   return {
     name,
+    queryLimits: QUERY_LIMITS,
     /**
      * Hits in rank order, at most `q.count`: Brave answers at most 20 per call, so larger counts
      * read further result pages (`offset` counts pages) in parallel. The first page's failure is

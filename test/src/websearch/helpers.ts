@@ -99,6 +99,8 @@ export function startFakeBrave(state: FakeProviderState): Promise<TestServer> {
     if (req.headers['x-subscription-token'] !== 'test-brave-key') return json(res, 401, { error: 'bad token' });
     if (await misbehave(state, res)) return;
     const q = url.searchParams.get('q') ?? '';
+    // As Brave: `q` of at most 400 characters and 50 words.
+    if (q.length > 400 || q.trim().split(/\s+/).length > 50) return json(res, 422, { error: { code: 'VALIDATION', detail: 'q too long' } });
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
     if (url.pathname === '/res/v1/web/search') {
       const hits = state.byQuery[q] ?? state.hits;
