@@ -57,12 +57,19 @@ const MAX_SITE_CALLS = 4;
 const words = (q: string) => q.trim().split(/\s+/).filter(Boolean).length;
 const fits = (q: string, limits?: QueryLimits) => !limits || (q.length <= limits.chars && words(q) <= limits.words);
 
+/** `query` cut to the provider's limits: its first `words` words, at most `chars` characters. */
+function clipQuery(query: string, limits?: QueryLimits): string {
+  if (fits(query, limits) || !limits) return query;
+  return query.trim().split(/\s+/).slice(0, limits.words).join(' ').slice(0, limits.chars).trim();
+}
+
 /**
- * The provider queries for `query` restricted to `hosts`: one carrying every `site:` operator
+ * The provider queries for `query` (cut to the provider's limits) restricted to `hosts`: one carrying every `site:` operator
  * when it fits the provider's limits; else the hosts split in order over at most MAX_SITE_CALLS
  * queries that each fit; else the query alone (hits are filtered by host either way).
  */
-export function siteQueries(query: string, hosts: readonly string[], limits?: QueryLimits): string[] {
+export function siteQueries(rawQuery: string, hosts: readonly string[], limits?: QueryLimits): string[] {
+  const query = clipQuery(rawQuery, limits);
   if (hosts.length === 0 || fits(withSites(query, hosts), limits)) return [withSites(query, hosts)];
   const out: string[] = [];
   let group: string[] = [];

@@ -2,7 +2,7 @@
  * POST /api/beta/web_search with `sites` against Brave's query limits (400
  * characters, 50 words): the `site:` operators never push a valid request's
  * query past them; they are split over several calls, or left to the host
- * filter when even one does not fit.
+ * filter when even one does not fit; a query of more words is cut to 50.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -55,5 +55,13 @@ describe('sites within the provider query limits', () => {
     const results = await search({ queries: [query], sites: ['127.0.0.1'], mode: 'context' });
     assert.deepEqual(sent(), [query]);
     assert.equal(results.length, 0); // the fake's context answer is empty: what matters is a 200, not a 502
+  });
+
+  it('a valid query of more than 50 words is sent as its first 50 words instead of failing', async () => {
+    state.hits = [{ url: `${site.url}/missing?n=3`, title: 'Found', description: 'z' }];
+    const query = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
+    const results = await search({ queries: [query], mode: 'search' });
+    assert.deepEqual(results.map((r) => r.metadata.title), ['Found']);
+    assert.deepEqual(sent(), [query.split(' ').slice(0, 50).join(' ')]);
   });
 });
