@@ -14,7 +14,7 @@
  * extractors/index.ts), which adds the wall-time limit.
  */
 import { sniffMetaCharset } from '../formats/html.ts';
-import { decodeText } from '../text-decode.ts';
+import { decodeText, normaliseCharset } from '../text-decode.ts';
 import { type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts';
 import { stripSoftHyphens } from '../text-builder.ts';
 
@@ -173,9 +173,22 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
 }
 
 /**
+ * The encoding a page declares in its first bytes: the XML declaration's `encoding` (XHTML),
+ * else the `<meta charset>`. A UTF-16 declaration read from ASCII-compatible bytes means UTF-8
+ * (as in browsers; real UTF-16 carries a BOM, which decodeText reads first).
+ */
+function declaredCharset(bytes: Uint8Array): string | undefined {
+  const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 1024));
+  const xml = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1];
+  const label = normaliseCharset(xml ?? sniffMetaCharset(bytes));
+  return label === 'utf-16le' || label === 'utf-16be' ? 'utf-8' : label ?? undefined;
+}
+
+/**
  * Main content of an HTML page given as bytes: decoded with a BOM, else `charset` (the
- * Content-Type parameter), else the `<meta charset>`, else UTF-8 when valid, else windows-1252.
+ * Content-Type parameter) when it names a known encoding, else the page's own declaration
+ * (XML declaration, `<meta charset>`), else UTF-8 when valid, else windows-1252.
  */
 export function extractMainContentFromBytes(bytes: Uint8Array, charset: string | undefined, maxChars: number): MainContent {
-  return extractMainContent(decodeText(bytes, charset ?? sniffMetaCharset(bytes)), maxChars);
+  return extractMainContent(decodeText(bytes, normaliseCharset(charset) ?? declaredCharset(bytes)), maxChars);
 }

@@ -6,7 +6,7 @@
  * them); IP literals are checked before connecting. Sockets are never pooled,
  * so no connection made under one check is reused for another. Redirects are followed by
  * hand (at most `maxRedirects`), each new URL checked again. The body is
- * streamed, decompressed (gzip, deflate, br) and cut at `maxBytes`.
+ * streamed, decompressed (gzip, deflate, br; content-encoding.ts) and cut at `maxBytes`.
  *
  * Errors are CrawlError with a `code`; nothing else escapes `fetchPage`.
  */
@@ -15,7 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import { contentDecoder, UnsupportedEncodingError } from './content-encoding.ts';
 import { type AddressPolicy, isForbiddenHostName } from './ssrf.ts';
 
 export type CrawlErrorCode =
@@ -144,20 +144,16 @@ function parseContentType(value: string | undefined): { mediaType: string; chars
   return { mediaType: type.trim().toLowerCase(), charset };
 }
 
-function decoder(encoding: string | undefined): Readable | null {
-  const e = (encoding ?? '').trim().toLowerCase();
-  if (e === '' || e === 'identity') return null;
-  if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
-  if (e === 'deflate') return zlib.createInflate();
-  if (e === 'br') return zlib.createBrotliDecompress();
-  throw new CrawlError('UNSUPPORTED_TYPE', `unsupported content encoding ${e}`);
-}
-
 /** Read at most `max` bytes of a (decompressed) response body; an abort of `signal` ends the read. */
 async function readCapped(res: http.IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Uint8Array; truncated: boolean }> {
-  const dec = decoder(res.headers['content-encoding']);
+  let dec;
+  try {
+    dec = contentDecoder(res.headers['content-encoding']);
+  } catch (err) {
+    throw err instanceof UnsupportedEncodingError ? new CrawlError('UNSUPPORTED_TYPE', err.message) : err;
+  }
   // pipeline() forwards errors and destruction of the response to the decoder, so a read never hangs.
-  const stream: Readable = dec ? pipeline(res, dec as zlib.Gunzip, () => {}) : res;
+  const stream: Readable = dec ? pipeline(res, dec, () => {}) : res;
   const onAbort = () => stream.destroy(new CrawlError('ABORTED', 'fetch aborted (timeout)'));
   signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Buffer[] = [];

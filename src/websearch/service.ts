@@ -8,7 +8,8 @@
  *   source snippets; nothing is crawled (`deep_search` doubles the token budget);
  * - `engine2`: SearXNG; snippets, or crawled full content with `deep_search`.
  * Queries run in parallel; hits are interleaved by rank across queries,
- * restricted to `sites`, de-duplicated by normalised URL and cut at `count`.
+ * restricted to absolute http(s) URLs and to `sites`, de-duplicated by
+ * normalised URL and cut at `count`.
  * Everything happens within the request's `timeout`: hits whose pages were not
  * read in time keep their snippets; queries whose provider call did not finish
  * are left out, and when no query finished the answer is 502.
@@ -27,7 +28,7 @@ import { type AddressPolicy, createAddressPolicy } from './ssrf.ts';
 import {
   DEFAULT_COUNT, DEFAULT_TIMEOUT_S, MAX_COUNT, MAX_TIMEOUT_S, type WebSearchRequest, type WebSearchResult, type WebSearchService,
 } from './types.ts';
-import { hostAllowed, normaliseUrl, siteHost, withSites } from './urls.ts';
+import { hostAllowed, isWebUrl, normaliseUrl, siteHost, siteQueries } from './urls.ts';
 
 /** Default User-Agent: names the product; operators set CRAWLER_USER_AGENT with their own contact URL. */
 export const DEFAULT_USER_AGENT = 'EnterpriseSearchCrawler/0.1 (+https://example.invalid/crawler-contact; set CRAWLER_USER_AGENT)';
@@ -53,13 +54,13 @@ function interleave<T>(lists: T[][]): T[] {
   return out;
 }
 
-/** Keep the first of each normalised URL among allowed hosts, at most `count`. */
+/** Keep the first of each normalised http(s) URL among allowed hosts, at most `count`. */
 function select<T extends { url: string }>(items: T[], hosts: string[], count: number): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (const item of items) {
     if (out.length >= count) break;
-    if (!hostAllowed(item.url, hosts)) continue;
+    if (!isWebUrl(item.url) || !hostAllowed(item.url, hosts)) continue;
     const key = normaliseUrl(item.url);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -106,8 +107,9 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
         if (mode === 'context') {
           if (!brave) throw new ServiceError('UNAVAILABLE', 'Web search mode context is not available: BRAVE_API_KEY is not configured');
           const contextProvider: ContextProvider = brave;
-          const lists = await perQuery(queries, contextProvider.name, timeoutS, (q) =>
-            contextProvider.context({ query: withSites(q, hosts), count: deep ? 50 : 20, maxTokens: deep ? 16384 : 8192 }, signal));
+          const sent = queries.flatMap((q) => siteQueries(q, hosts, contextProvider.queryLimits));
+          const lists = await perQuery(sent, contextProvider.name, timeoutS, (q) =>
+            contextProvider.context({ query: q, count: deep ? 50 : 20, maxTokens: deep ? 16384 : 8192 }, signal));
           const sources = select(interleave(lists), hosts, count);
           if (sources.length === 0) return [];
           return [summaryResult(queries, sources), ...sources.slice(0, count - 1).map(sourceResult)];
@@ -117,8 +119,8 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
           const missing = mode === 'search' ? 'BRAVE_API_KEY is' : 'SEARXNG_BASE_URL is';
           throw new ServiceError('UNAVAILABLE', `Web search mode ${mode} is not available: ${missing} not configured`);
         }
-        const lists = await perQuery(queries, provider.name, timeoutS, (q) =>
-          provider.search({ query: withSites(q, hosts), count, extraSnippets: deep }, signal));
+        const sent = queries.flatMap((q) => siteQueries(q, hosts, provider.queryLimits));
+        const lists = await perQuery(sent, provider.name, timeoutS, (q) => provider.search({ query: q, count, extraSnippets: deep }, signal));
         const hits: SearchHit[] = select(interleave(lists), hosts, count);
         if (mode === 'engine2' && !deep) return hits.map(snippetResult);
         return await crawlHits(hits, {

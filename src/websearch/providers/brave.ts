@@ -1,6 +1,7 @@
 /**
  * Brave Search API adapter: web search (`GET {base}/res/v1/web/search`, hits
- * in `web.results[]` with `url`, `title`, `description`, `extra_snippets`) and
+ * in `web.results[]` with `url`, `title`, `description`, `extra_snippets`;
+ * 20 per call, further pages by `offset`) and
  * LLM context (`GET {base}/res/v1/llm/context`, grounded snippets in
  * `grounding.generic[]` with `url`, `title`, `snippets`, site names in
  * `sources[url].hostname`). Authenticated with the X-Subscription-Token header.
@@ -13,8 +14,12 @@ export interface BraveOptions {
   baseUrl: string;
 }
 
-/** Brave accepts at most 20 web results and 50 context results per call. */
+/** Brave accepts at most 20 web results and 50 context results per call, and web result pages 0-9. */
 const MAX_WEB_COUNT = 20;
+/** Brave refuses longer `q` values (HTTP 422). */
+const QUERY_LIMITS = { chars: 400, words: 50 };
+/** Web result pages read for one query: enough for the endpoint's cap of 50 results. */
+const MAX_WEB_PAGES = 3;
 const MAX_CONTEXT_COUNT = 50;
 
 function endpoint(base: string, path: string, params: Record<string, string>): URL {
@@ -26,24 +31,50 @@ function endpoint(base: string, path: string, params: Record<string, string>): U
 export function createBraveProvider(options: BraveOptions): WebSearchProvider & ContextProvider {
   const name = 'Brave Search';
   const headers = { 'x-subscription-token': options.apiKey };
+
+  /** One page of web results: `count` hits from page `offset`. */
+  async function webPage(q: SearchQuery, offset: number, count: number, signal: AbortSignal): Promise<SearchHit[]> {
+    const params: Record<string, string> = { q: q.query, count: String(count) };
+    if (offset > 0) params.offset = String(offset);
+    if (q.extraSnippets) params.extra_snippets = 'true';
+    const body = await getJson(endpoint(options.baseUrl, 'res/v1/web/search', params), headers, name, signal);
+    if (!isRecord(body)) throw new ProviderError('BAD_RESPONSE', `${name} answered with an unexpected JSON shape`);
+    const web = body.web;
+    if (web === undefined) return []; // no web results for this query
+    if (!isRecord(web) || !Array.isArray(web.results)) {
+      throw new ProviderError('BAD_RESPONSE', `${name} answered without web.results`);
+    }
+    return web.results.filter(isRecord).filter((r) => typeof r.url === 'string').map((r) => ({
+      url: r.url as string,
+      title: plainText(r.title),
+      description: plainText(r.description),
+      extraSnippets: Array.isArray(r.extra_snippets) ? r.extra_snippets.map(plainText).filter(Boolean) : [],
+    }));
+  }
+
   return {
     name,
+    queryLimits: QUERY_LIMITS,
+    /**
+     * Hits in rank order, at most `q.count`: Brave answers at most 20 per call, so larger counts
+     * read further result pages (`offset` counts pages) in parallel. The first page's failure is
+     * the search's failure; a later page that fails or comes back empty ends the list there.
+     */
     async search(q: SearchQuery, signal: AbortSignal): Promise<SearchHit[]> {
-      const params: Record<string, string> = { q: q.query, count: String(Math.min(MAX_WEB_COUNT, Math.max(1, q.count))) };
-      if (q.extraSnippets) params.extra_snippets = 'true';
-      const body = await getJson(endpoint(options.baseUrl, 'res/v1/web/search', params), headers, name, signal);
-      if (!isRecord(body)) throw new ProviderError('BAD_RESPONSE', `${name} answered with an unexpected JSON shape`);
-      const web = body.web;
-      if (web === undefined) return []; // no web results for this query
-      if (!isRecord(web) || !Array.isArray(web.results)) {
-        throw new ProviderError('BAD_RESPONSE', `${name} answered without web.results`);
+      const want = Math.max(1, q.count);
+      const perPage = Math.min(MAX_WEB_COUNT, want);
+      const pages = Math.min(MAX_WEB_PAGES, Math.ceil(want / perPage));
+      const settled = await Promise.allSettled(Array.from({ length: pages }, (_, offset) => webPage(q, offset, perPage, signal)));
+      const hits: SearchHit[] = [];
+      for (const [i, page] of settled.entries()) {
+        if (page.status === 'rejected') {
+          if (i === 0) throw page.reason;
+          break;
+        }
+        hits.push(...page.value);
+        if (page.value.length < perPage) break;
       }
-      return web.results.filter(isRecord).filter((r) => typeof r.url === 'string').map((r) => ({
-        url: r.url as string,
-        title: plainText(r.title),
-        description: plainText(r.description),
-        extraSnippets: Array.isArray(r.extra_snippets) ? r.extra_snippets.map(plainText).filter(Boolean) : [],
-      }));
+      return hits.slice(0, want);
     },
     async context(q: ContextQuery, signal: AbortSignal): Promise<ContextSource[]> {
       const params = {

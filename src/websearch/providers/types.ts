@@ -23,9 +23,16 @@ export interface SearchQuery {
   extraSnippets: boolean;
 }
 
+/** Longest query a provider accepts (Brave: 400 characters, 50 words); none when omitted. */
+export interface QueryLimits {
+  chars: number;
+  words: number;
+}
+
 export interface WebSearchProvider {
   /** Human-readable name used in error messages ("Brave Search", "SearXNG"). */
   readonly name: string;
+  readonly queryLimits?: QueryLimits;
   search(query: SearchQuery, signal: AbortSignal): Promise<SearchHit[]>;
 }
 
@@ -47,6 +54,7 @@ export interface ContextQuery {
 
 export interface ContextProvider {
   readonly name: string;
+  readonly queryLimits?: QueryLimits;
   context(query: ContextQuery, signal: AbortSignal): Promise<ContextSource[]>;
 }
 

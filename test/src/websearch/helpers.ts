@@ -71,10 +71,12 @@ export interface FakeProviderState {
   delayMs: number;
   /** Queries answered with this HTTP status (the others answer normally). */
   failQueries: Record<string, number>;
+  /** Results per SearXNG page (`pageno`); default all hits on page 1. */
+  searxngPageSize?: number;
 }
 
 export function providerState(): FakeProviderState {
-  return { byQuery: {}, hits: [], context: { grounding: { generic: [] }, sources: {} }, behaviour: 'ok', delayMs: 0, failQueries: {} };
+  return { byQuery: {}, hits: [], context: { grounding: { generic: [] }, sources: {} }, behaviour: 'ok', delayMs: 0, failQueries: {}, searxngPageSize: undefined };
 }
 
 async function misbehave(state: FakeProviderState, res: http.ServerResponse): Promise<boolean> {
@@ -97,13 +99,20 @@ export function startFakeBrave(state: FakeProviderState): Promise<TestServer> {
     if (req.headers['x-subscription-token'] !== 'test-brave-key') return json(res, 401, { error: 'bad token' });
     if (await misbehave(state, res)) return;
     const q = url.searchParams.get('q') ?? '';
+    // As Brave: `q` of at most 400 characters and 50 words.
+    if (q.length > 400 || q.trim().split(/\s+/).length > 50) return json(res, 422, { error: { code: 'VALIDATION', detail: 'q too long' } });
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
     if (url.pathname === '/res/v1/web/search') {
       const hits = state.byQuery[q] ?? state.hits;
+      // As Brave: at most 20 results per call, `offset` counts pages of `count` results (at most 9).
       const count = Number(url.searchParams.get('count') ?? 20);
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      if (count > 20 || offset > 9) return json(res, 422, { error: 'count must be <= 20 and offset <= 9' });
       const withExtra = url.searchParams.get('extra_snippets') === 'true';
-      const results = hits.slice(0, count).map((h) => (withExtra ? h : { ...h, extra_snippets: undefined }));
-      return json(res, 200, { type: 'search', query: { original: q }, web: { type: 'search', results } });
+      const page = hits.slice(offset * count, (offset + 1) * count);
+      const results = page.map((h) => (withExtra ? h : { ...h, extra_snippets: undefined }));
+      const more = hits.length > (offset + 1) * count;
+      return json(res, 200, { type: 'search', query: { original: q, more_results_available: more }, web: { type: 'search', results } });
     }
     if (url.pathname === '/res/v1/llm/context') return json(res, 200, state.context);
     json(res, 404, { error: 'not found' });
@@ -117,7 +126,11 @@ export function startFakeSearxng(state: FakeProviderState): Promise<TestServer> 
     if (await misbehave(state, res)) return;
     const q = url.searchParams.get('q') ?? '';
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
-    const hits = state.byQuery[q] ?? state.hits;
+    const all = state.byQuery[q] ?? state.hits;
+    // As SearXNG: one page of results per call, `pageno` from 1.
+    const size = state.searxngPageSize ?? all.length;
+    const pageno = Number(url.searchParams.get('pageno') ?? 1);
+    const hits = all.slice((pageno - 1) * size, pageno * size);
     json(res, 200, { query: q, results: hits.map((h) => ({ url: h.url, title: h.title, content: h.description, engine: 'fake' })) });
   });
 }

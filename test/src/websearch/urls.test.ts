@@ -1,7 +1,7 @@
 /** Site restriction and URL normalisation used for sites, count and de-duplication. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hostAllowed, normaliseUrl, siteHost, withSites } from '../../../src/websearch/urls.ts';
+import { hostAllowed, normaliseUrl, siteHost, siteQueries, withSites } from '../../../src/websearch/urls.ts';
 
 describe('siteHost', () => {
   it('accepts host names, URLs, site: and wildcard forms', () => {
@@ -31,6 +31,19 @@ describe('withSites', () => {
     assert.equal(withSites('q', []), 'q');
     assert.equal(withSites('q', ['a.com']), 'q site:a.com');
     assert.equal(withSites('q', ['a.com', 'b.org']), 'q (site:a.com OR site:b.org)');
+  });
+});
+
+describe('siteQueries', () => {
+  const limits = { chars: 40, words: 50 };
+  it('keeps one query when the operators fit, and any query without limits', () => {
+    assert.deepEqual(siteQueries('q', ['a.com', 'b.org'], limits), ['q (site:a.com OR site:b.org)']);
+    assert.deepEqual(siteQueries('q'.repeat(100), ['a.com']), [`${'q'.repeat(100)} site:a.com`]);
+  });
+  it('splits operators in order over queries that fit, or drops them when they cannot fit', () => {
+    assert.deepEqual(siteQueries('q', ['aaaa.com', 'bbbb.com', 'cccc.com'], limits), ['q (site:aaaa.com OR site:bbbb.com)', 'q site:cccc.com']);
+    assert.deepEqual(siteQueries('x'.repeat(35), ['a.com'], limits), ['x'.repeat(35)]);
+    assert.deepEqual(siteQueries('q', ['a.com', 'b.com'], { chars: 400, words: 3 }), ['q site:a.com', 'q site:b.com']);
   });
 });
 
