@@ -25,6 +25,11 @@ export const DOCUMENT_LIMITS = {
 } as const;
 
 export const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
+/**
+ * `.` and `..` are dot segments: URL parsers remove them (also percent-encoded), so a document
+ * with such an id could never be reached by DELETE or GET /documents/{datasource}/{document_id}.
+ */
+const isDotSegment = (id: string) => id === '.' || id === '..';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$/;
 
@@ -69,7 +74,13 @@ function buildDocumentSchema(maxBinaryBytes: number) {
   );
   return v.strictObject({
     datasource: v.pipe(v.string(), v.minLength(1)),
-    id: v.pipe(v.string(), v.minLength(1), v.maxLength(DOCUMENT_LIMITS.id), v.regex(DOCUMENT_ID_PATTERN)),
+    id: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(DOCUMENT_LIMITS.id),
+      v.regex(DOCUMENT_ID_PATTERN),
+      v.check((id) => !isDotSegment(id), pyIssue('value_error', "Value error, id cannot be '.' or '..': URLs drop these path segments, so DELETE /documents/{datasource}/{document_id} could not reach the document")),
+    ),
     title: v.optional(str(DOCUMENT_LIMITS.title)),
     body: v.optional(body),
     file_type: v.picklist(DOCUMENT_FILE_TYPES),
@@ -165,7 +176,7 @@ export function fastValidDocument(raw: unknown, maxBinaryBytes: number): Documen
   if (!isRecord(raw) || !onlyKeys(raw, DOCUMENT_KEYS)) return undefined;
   const d = raw;
   if (typeof d.datasource !== 'string' || d.datasource.length === 0) return undefined;
-  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > DOCUMENT_LIMITS.id || !DOCUMENT_ID_PATTERN.test(d.id)) return undefined;
+  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > DOCUMENT_LIMITS.id || !DOCUMENT_ID_PATTERN.test(d.id) || isDotSegment(d.id)) return undefined;
   if (typeof d.file_type !== 'string' || !FILE_TYPES.has(d.file_type)) return undefined;
   if (!optionalText(d.title, DOCUMENT_LIMITS.title) || !optionalText(d.path_preview, DOCUMENT_LIMITS.pathPreview)) return undefined;
   if (!optionalText(d.path, DOCUMENT_LIMITS.path) || !optionalText(d.author, DOCUMENT_LIMITS.author)) return undefined;
