@@ -24,8 +24,11 @@ export function documentSuffix(doc: { mime_type?: string | null; binary: boolean
 const byMediaType = new Map<string, SearchFileType | null>();
 const MEDIA_TYPES_KEPT = 64;
 
-/** The search file type computeSuffix gives for a media type and title (a media type in the table decides alone). */
-export function mediaFileTypeOf(mimeType: string | null, title: string): SearchFileType {
+/**
+ * The search file type computeSuffix gives for a media type and names (a media type in the table
+ * decides alone; else the extension of the title, then of the path, as for the suffix).
+ */
+export function mediaFileTypeOf(mimeType: string | null, title: string, path?: string): SearchFileType {
   if (mimeType !== null) {
     let known = byMediaType.get(mimeType);
     if (known === undefined) {
@@ -34,7 +37,7 @@ export function mediaFileTypeOf(mimeType: string | null, title: string): SearchF
     }
     if (known !== null) return known;
   }
-  return computeSuffix({ mediaType: mimeType ?? undefined, title }).searchFileType;
+  return computeSuffix({ mediaType: mimeType ?? undefined, title, path }).searchFileType;
 }
 
 export function createBodyReader(options: { maxBinaryBytes: number; extract?: ExtractFn }): BodyReader {
@@ -51,7 +54,7 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
   return (doc) => {
     const isBinary = doc.binary_base64 !== null;
     const suffix = documentSuffix({ mime_type: doc.mime_type, binary: isBinary, title: doc.title, path: doc.path, path_preview: doc.path_preview });
-    const mediaFileType = mediaFileTypeOf(doc.mime_type, doc.title);
+    const mediaFileType = mediaFileTypeOf(doc.mime_type, doc.title, doc.path ?? doc.path_preview ?? undefined);
     if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
     return extractBinary(doc, suffix, mediaFileType);
   };

@@ -9,12 +9,29 @@ import { requireDatasource } from '../indexing/datasources.ts';
 import { membershipPath, resolveGroups } from '../indexing/resolve.ts';
 import { documentKey } from '../search/index-schema.ts';
 import type { StateStore } from '../state/store.ts';
+import type { StoredDoc } from '../../engine/index.ts';
 import type { DocumentService } from './service.ts';
 import { parseToken, userTokens } from './tokens.ts';
 
 export interface LookupDeps {
   state: StateStore;
   documents: DocumentService;
+}
+
+/**
+ * The committed version of a document, or undefined (also while a deleted predecessor's drop is
+ * pending: the committed documents of this name are then the old ones). The searcher is released
+ * at once: an unreleased one pins its snapshot's segments until garbage collection.
+ */
+function committedDocument(deps: LookupDeps, datasource: string, id: string): StoredDoc | undefined {
+  if (deps.documents.dropPending(datasource)) return undefined;
+  const reader = deps.documents.index.reader;
+  const searcher = reader.searcher();
+  try {
+    return searcher.get(documentKey(datasource, id)) ?? undefined;
+  } finally {
+    reader.release(searcher);
+  }
 }
 
 export async function deleteDocument(deps: LookupDeps, datasource: string, id: string) {
@@ -52,8 +69,7 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
       committed_at: iso(st.committed_at ?? (st.state === 'indexed' ? deps.documents.commitTimes.committedAt(st.seq) : null)),
     };
   }
-  // While a deleted predecessor's drop is pending, the committed documents of this name are the old ones.
-  const doc = deps.documents.dropPending(datasource) ? undefined : deps.documents.index.reader.searcher().get(key);
+  const doc = committedDocument(deps, datasource, id);
   if (!doc) throw notFound(`Document '${id}' not found in datasource '${datasource}'`);
   const seq = Number(doc.stored.seq ?? 0);
   return {
@@ -77,8 +93,7 @@ export const CheckAccessSchema = v.strictObject({
 /** Whether `user_email` may see the committed document, with the reason (the granting token and group path, or why not). */
 export function checkAccess(deps: LookupDeps, input: v.InferOutput<typeof CheckAccessSchema>) {
   const ds = requireDatasource(deps, input.datasource);
-  // While a deleted predecessor's drop is pending, the committed documents of this name are the old ones.
-  const doc = deps.documents.dropPending(input.datasource) ? undefined : deps.documents.index.reader.searcher().get(documentKey(input.datasource, input.document_id));
+  const doc = committedDocument(deps, input.datasource, input.document_id);
   if (!doc) throw notFound(`Document '${input.document_id}' is not in the search index of datasource '${input.datasource}' (it may still be queued)`);
   const email = input.user_email.trim().toLowerCase();
   const base = { datasource: input.datasource, document_id: input.document_id, user_email: email };

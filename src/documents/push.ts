@@ -118,6 +118,14 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
   checkCustomProperties(ds.record, props);
   const tokens = documentTokens(input.datasource, input.permissions);
   const id = input.id;
+  const lastModified = input.last_modified ?? null;
+  const previous = ctx.latestAccepted(input.datasource, id);
+  if (previous && previous.last_modified === lastModified && sameTokens(previous.tokens, tokens)) {
+    return {
+      result: { document_id: id, outcome: 'already_indexed', message: 'same last_modified and access tokens as the accepted version; nothing queued (send a new last_modified to replace it)' },
+    };
+  }
+  // After the rule above: nothing reaches the pipeline for an unchanged document, so an ignored edit cannot skip it.
   const mediaType = input.body?.mime_type;
   const suffix = documentSuffix({ mime_type: mediaType, binary: input.body?.binary_base64 !== undefined, title: input.title, path: input.path, path_preview: input.path_preview });
   if (suffix.length > MAX_SUFFIX_LENGTH) {
@@ -125,13 +133,6 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
     return {
       result: { document_id: id, outcome: 'skipped', message },
       skipDelete: { datasource: input.datasource, id, skipped: { message, last_modified: input.last_modified ?? null, received_at: receivedAt } },
-    };
-  }
-  const lastModified = input.last_modified ?? null;
-  const previous = ctx.latestAccepted(input.datasource, id);
-  if (previous && previous.last_modified === lastModified && sameTokens(previous.tokens, tokens)) {
-    return {
-      result: { document_id: id, outcome: 'already_indexed', message: 'same last_modified and access tokens as the accepted version; nothing queued (send a new last_modified to replace it)' },
     };
   }
   const defs = props.length > 0 ? ctx.propertyDefinitions(ds) : undefined;

@@ -25,7 +25,18 @@ export const DOCUMENT_LIMITS = {
 } as const;
 
 export const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * `.` and `..` are dot segments: URL parsers remove them (also percent-encoded), so a document
+ * with such an id could never be reached by DELETE or GET /documents/{datasource}/{document_id}.
+ */
+const isDotSegment = (id: string) => id === '.' || id === '..';
+/**
+ * Standard Base64 with padding: alphabet characters, then at most two `=`, a multiple of 4 long
+ * (the same set as groups of four plus a padded last group). No repeated group in the pattern:
+ * V8 backtracks over one, and a string of some ten million characters overflowed its stack.
+ */
+const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
+const isBase64 = (s: string) => s.length % 4 === 0 && BASE64_CHARS.test(s);
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$/;
 
 /** Decoded size of a standard Base64 string (no decoding). */
@@ -57,7 +68,7 @@ function buildDocumentSchema(maxBinaryBytes: number) {
       binary_base64: v.optional(
         v.pipe(
           v.string(),
-          v.check((s) => BASE64.test(s), pyIssue('value_error', 'Value error, binary_base64 must be standard Base64 (RFC 4648 alphabet A-Z a-z 0-9 + /, padded with =, no line breaks)')),
+          v.check(isBase64, pyIssue('value_error', 'Value error, binary_base64 must be standard Base64 (RFC 4648 alphabet A-Z a-z 0-9 + /, padded with =, no line breaks)')),
           v.check((s) => base64DecodedSize(s) <= maxBinaryBytes, pyIssue('value_error', `Value error, decoded binary_base64 exceeds the limit of ${maxBinaryBytes} bytes`, { limit: maxBinaryBytes })),
         ),
       ),
@@ -69,7 +80,13 @@ function buildDocumentSchema(maxBinaryBytes: number) {
   );
   return v.strictObject({
     datasource: v.pipe(v.string(), v.minLength(1)),
-    id: v.pipe(v.string(), v.minLength(1), v.maxLength(DOCUMENT_LIMITS.id), v.regex(DOCUMENT_ID_PATTERN)),
+    id: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(DOCUMENT_LIMITS.id),
+      v.regex(DOCUMENT_ID_PATTERN),
+      v.check((id) => !isDotSegment(id), pyIssue('value_error', "Value error, id cannot be '.' or '..': URLs drop these path segments, so DELETE /documents/{datasource}/{document_id} could not reach the document")),
+    ),
     title: v.optional(str(DOCUMENT_LIMITS.title)),
     body: v.optional(body),
     file_type: v.picklist(DOCUMENT_FILE_TYPES),
@@ -124,7 +141,7 @@ function validBody(b: unknown, maxBinaryBytes: number): boolean {
   const { mime_type, text_content, binary_base64 } = b;
   if (typeof mime_type !== 'string' || mime_type.length > DOCUMENT_LIMITS.mimeType || !MEDIA_TYPE.test(mime_type.trim())) return false;
   if (text_content !== undefined && typeof text_content !== 'string') return false;
-  if (binary_base64 !== undefined && (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !BASE64.test(binary_base64))) return false;
+  if (binary_base64 !== undefined && (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !isBase64(binary_base64))) return false;
   return (text_content === undefined) !== (binary_base64 === undefined);
 }
 
@@ -165,7 +182,7 @@ export function fastValidDocument(raw: unknown, maxBinaryBytes: number): Documen
   if (!isRecord(raw) || !onlyKeys(raw, DOCUMENT_KEYS)) return undefined;
   const d = raw;
   if (typeof d.datasource !== 'string' || d.datasource.length === 0) return undefined;
-  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > DOCUMENT_LIMITS.id || !DOCUMENT_ID_PATTERN.test(d.id)) return undefined;
+  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > DOCUMENT_LIMITS.id || !DOCUMENT_ID_PATTERN.test(d.id) || isDotSegment(d.id)) return undefined;
   if (typeof d.file_type !== 'string' || !FILE_TYPES.has(d.file_type)) return undefined;
   if (!optionalText(d.title, DOCUMENT_LIMITS.title) || !optionalText(d.path_preview, DOCUMENT_LIMITS.pathPreview)) return undefined;
   if (!optionalText(d.path, DOCUMENT_LIMITS.path) || !optionalText(d.author, DOCUMENT_LIMITS.author)) return undefined;

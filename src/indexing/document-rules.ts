@@ -6,6 +6,7 @@
  */
 import { SchemaError } from '../errors.ts';
 import { hasRealCalendarFields } from '../iso-date.ts';
+import { boundedCopy } from '../json-bounds.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceRecord, PropertyDefinition, SubRecord } from './state.ts';
 
@@ -90,6 +91,15 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
   }
 }
 
+/**
+ * A rejected value as JSON for an error message, within bounds: a value nested thousands of
+ * levels deep (JSON.parse accepts it; JSON.stringify overflows the stack) or megabytes long is
+ * shortened to placeholders such as `"<string of 1000000 characters, not echoed>"`.
+ */
+function describeValue(value: unknown): string {
+  return JSON.stringify(boundedCopy(value, { maxDepth: 4, maxStringChars: 200, maxValues: 20, maxChars: 1_000 })) ?? String(value);
+}
+
 /** Check `custom_properties` against the datasource's property definitions. */
 export function checkCustomProperties(record: DatasourceRecord, props: readonly { name: string; value: unknown }[]): void {
   if (props.length === 0) return;
@@ -101,7 +111,7 @@ export function checkCustomProperties(record: DatasourceRecord, props: readonly 
     const def = defs.get(p.name);
     if (!def) throw new SchemaError('UNKNOWN_PROPERTY', `custom property '${p.name}' matches no property definition of datasource '${record.name}'`);
     if (!matchesPropertyType(def.property_type, p.value)) {
-      throw new SchemaError('INVALID_PROPERTY_TYPE', `custom property '${p.name}' must be ${def.property_type}, got ${JSON.stringify(p.value)}`);
+      throw new SchemaError('INVALID_PROPERTY_TYPE', `custom property '${p.name}' must be ${def.property_type}, got ${describeValue(p.value)}`);
     }
   }
 }
