@@ -23,7 +23,8 @@ export interface DocumentText {
 /** The engine caps a document's text; longer bodies are indexed up to this many characters. */
 export const MAX_BODY_CHARS = 15 * 1024 * 1024;
 
-const BREADCRUMB = /\s*(?:>|»|\/|\\|›)\s*/;
+/** One separator; the whitespace around it is trimmed off the segments (a `\s*` around it would backtrack quadratically over long whitespace runs). */
+const BREADCRUMB = /[>»/\\›]/;
 
 /** Breadcrumb segments of a `path` ("A > B > C", "A/B/C"); empty segments dropped. */
 export function pathSegments(path: string | null | undefined): string[] {
@@ -34,8 +35,19 @@ export function pathSegments(path: string | null | undefined): string[] {
 /** The parent of a breadcrumb path, in the path's own separator style ('' for a single segment). */
 export function parentPath(path: string | null | undefined): string {
   if (!path) return '';
-  const m = /^(.*?)\s*(?:>|»|\/|\\|›)\s*[^>»/\\›]*$/.exec(path.trimEnd());
-  return m ? m[1].trim() : '';
+  // One scan back to the last separator (a regex with a lazy group before `\s*` backtracked
+  // quadratically over long whitespace runs); a line break in what precedes it means no parent.
+  const p = path.trimEnd();
+  let i = p.length - 1;
+  while (i >= 0 && !isPathSeparator(p.charCodeAt(i))) i--;
+  if (i < 0) return '';
+  const before = p.slice(0, i).trimEnd();
+  return /[\n\r\u2028\u2029]/.test(before) ? '' : before.trim();
+}
+
+/** `>`, `»`, `/`, `\` or `›`: the separators of breadcrumb paths. */
+function isPathSeparator(c: number): boolean {
+  return c === 0x3e || c === 0xbb || c === 0x2f || c === 0x5c || c === 0x203a;
 }
 
 const THREAD_PROPERTIES = ['thread_id', 'thread', 'conversation_id', 'conversation'];
