@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { closeSharedPool } from '../../../extractors/index.ts';
-import type { WebSearchResult } from '../../../src/websearch/types.ts';
 import {
   type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, startSite, testApp, testConfig, type TestApp, type TestServer,
 } from '../websearch/helpers.ts';
@@ -24,13 +23,6 @@ const hit = (path: string, title = `Hit ${path}`, description = `Snippet of ${pa
   description,
   ...(extra ? { extra_snippets: extra } : {}),
 });
-
-async function search(body: unknown): Promise<WebSearchResult[]> {
-  const res = await api.request(body);
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return json as WebSearchResult[];
-}
 
 before(async () => {
   state = providerState();
@@ -53,7 +45,7 @@ beforeEach(() => {
 describe('mode search', () => {
   it('crawls every hit and returns its main content with the provider title and description', async () => {
     state.hits = [hit('/article/1', '<strong>First</strong> &amp; best'), hit('/article/2')];
-    const results = await search({ queries: ['articles'], mode: 'search' });
+    const results = await api.results({ queries: ['articles'], mode: 'search' });
     assert.equal(results.length, 2);
     assert.deepEqual(results[0].metadata, { title: 'First & best', description: 'Snippet of /article/1' });
     assert.equal(results[0].url, `${site.url}/article/1`);
@@ -69,7 +61,7 @@ describe('mode search', () => {
 
   it('reads plain text and PDF pages, and keeps the snippet of pages it cannot read', async () => {
     state.hits = [hit('/plain'), hit('/doc.pdf'), hit('/image.png'), hit('/missing')];
-    const results = await search({ queries: ['docs'] });
+    const results = await api.results({ queries: ['docs'] });
     assert.equal(results[0].content, 'Plain text page body.');
     assert.match(results[1].content, /Hello from the PDF document/);
     assert.equal(results[2].content, 'Snippet of /image.png');
@@ -81,24 +73,24 @@ describe('mode search', () => {
       one: [hit('/article/1'), hit('/article/2'), hit('/article/3')],
       two: [hit('/article/1?utm_source=x'), hit('/article/4/'), hit('/article/5')],
     };
-    const results = await search({ queries: ['one', 'two'], count: 4 });
+    const results = await api.results({ queries: ['one', 'two'], count: 4 });
     assert.deepEqual(results.map((r) => new URL(r.url).pathname), ['/article/1', '/article/2', '/article/4/', '/article/3']);
-    const single = await search({ queries: ['one'], count: 1 });
+    const single = await api.results({ queries: ['one'], count: 1 });
     assert.equal(single.length, 1);
   });
 
   it('restricts results to sites: site: operator in the query and hits on other hosts dropped', async () => {
     state.byQuery = { [`news site:127.0.0.1`]: [hit('/article/1'), { url: 'http://elsewhere.invalid/x', title: 'x', description: 'x' }] };
-    const results = await search({ queries: ['news'], sites: ['127.0.0.1'] });
+    const results = await api.results({ queries: ['news'], sites: ['127.0.0.1'] });
     assert.deepEqual(results.map((r) => r.url), [`${site.url}/article/1`]);
   });
 
   it('without deep_search cuts page content; with deep_search returns full content and extra snippets as fallback', async () => {
     state.hits = [hit('/long', 'Long', 'Long snippet', ['extra one', 'extra two']), hit('/missing', 'Gone', 'Gone snippet', ['gone extra'])];
-    const shallow = await search({ queries: ['long'] });
+    const shallow = await api.results({ queries: ['long'] });
     assert.ok(shallow[0].content.length <= 501, `length ${shallow[0].content.length}`);
     assert.equal(shallow[1].content, 'Gone snippet');
-    const deep = await search({ queries: ['long'], deep_search: true });
+    const deep = await api.results({ queries: ['long'], deep_search: true });
     assert.ok(deep[0].content.length > 10_000, `length ${deep[0].content.length}`);
     assert.equal(deep[1].content, 'Gone snippet\ngone extra');
     assert.equal(new URL(brave.requests.at(-1)!.path, brave.url).searchParams.get('extra_snippets'), 'true');
@@ -106,7 +98,7 @@ describe('mode search', () => {
 
   it('answers within the request timeout: a page not read in time keeps its snippet', async () => {
     state.hits = [hit('/article/1'), hit('/slow?ms=4000', 'Slow', 'Slow snippet')];
-    const results = await search({ queries: ['slow'], timeout: 1 });
+    const results = await api.results({ queries: ['slow'], timeout: 1 });
     assert.match(results[0].content, /Full body text of article 1/);
     assert.equal(results[1].content, 'Slow snippet');
   });
@@ -115,7 +107,7 @@ describe('mode search', () => {
 describe('mode engine2 (SearXNG)', () => {
   it('returns snippets without crawling', async () => {
     state.hits = [hit('/article/1', 'One', 'SearXNG snippet one'), hit('/article/2', 'Two', 'SearXNG snippet two')];
-    const results = await search({ queries: ['q'], mode: 'engine2' });
+    const results = await api.results({ queries: ['q'], mode: 'engine2' });
     assert.deepEqual(results, [
       { url: `${site.url}/article/1`, metadata: { title: 'One', description: 'SearXNG snippet one' }, content: 'SearXNG snippet one' },
       { url: `${site.url}/article/2`, metadata: { title: 'Two', description: 'SearXNG snippet two' }, content: 'SearXNG snippet two' },
@@ -127,7 +119,7 @@ describe('mode engine2 (SearXNG)', () => {
 
   it('crawls full content with deep_search', async () => {
     state.hits = [hit('/article/3')];
-    const results = await search({ queries: ['q'], mode: 'engine2', deep_search: true });
+    const results = await api.results({ queries: ['q'], mode: 'engine2', deep_search: true });
     assert.match(results[0].content, /Full body text of article 3/);
   });
 
@@ -139,7 +131,7 @@ describe('mode engine2 (SearXNG)', () => {
       { url: 'https://other.org/d', title: 'd', description: 'd' },
     ];
     state.byQuery = { 'q (site:example.com OR site:other.org)': state.hits };
-    const results = await search({ queries: ['q'], mode: 'engine2', sites: ['https://www.example.com/', 'other.org'] });
+    const results = await api.results({ queries: ['q'], mode: 'engine2', sites: ['https://www.example.com/', 'other.org'] });
     assert.deepEqual(results.map((r) => r.metadata.title), ['a', 'b', 'd']);
   });
 });
@@ -156,7 +148,7 @@ describe('mode context (Brave LLM context)', () => {
       },
       sources: { 'https://example.org/k2': { title: 'K2 page', hostname: 'example.org', age: null } },
     };
-    const results = await search({ queries: ['tallest mountain'], mode: 'context' });
+    const results = await api.results({ queries: ['tallest mountain'], mode: 'context' });
     assert.equal(results.length, 3);
     const [summary, first, second] = results;
     assert.match(summary.metadata.title, /tallest mountain/);
@@ -171,14 +163,14 @@ describe('mode context (Brave LLM context)', () => {
     assert.equal(contextReq.pathname, '/res/v1/llm/context');
     assert.equal(contextReq.searchParams.get('maximum_number_of_tokens'), '8192');
 
-    const bounded = await search({ queries: ['tallest mountain'], mode: 'context', count: 2 });
+    const bounded = await api.results({ queries: ['tallest mountain'], mode: 'context', count: 2 });
     assert.equal(bounded.length, 2);
-    const onlyK2 = await search({ queries: ['tallest mountain'], mode: 'context', sites: ['example.org'] });
+    const onlyK2 = await api.results({ queries: ['tallest mountain'], mode: 'context', sites: ['example.org'] });
     assert.deepEqual(onlyK2.slice(1).map((r) => r.url), ['https://example.org/k2']);
   });
 
   it('returns an empty array when there are no sources; deep_search doubles the token budget', async () => {
-    assert.deepEqual(await search({ queries: ['nothing'], mode: 'context', deep_search: true }), []);
+    assert.deepEqual(await api.results({ queries: ['nothing'], mode: 'context', deep_search: true }), []);
     assert.equal(new URL(brave.requests[0].path, brave.url).searchParams.get('maximum_number_of_tokens'), '16384');
   });
 });

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { WebSearchResult } from '../../../src/websearch/types.ts';
 import {
   type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, testApp, testConfig, type TestApp, type TestServer,
 } from '../websearch/helpers.ts';
@@ -19,12 +18,7 @@ const BAD = ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(
 const GOOD = ['https://example.com/a', 'http://example.org/b'];
 const hits = [...BAD, ...GOOD].map((url, i) => ({ url, title: `Hit ${i}`, description: `Snippet ${i}` }));
 
-async function urls(body: unknown): Promise<string[]> {
-  const res = await api.request(body);
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return (json as WebSearchResult[]).map((r) => r.url);
-}
+const urls = async (body: unknown): Promise<string[]> => (await api.results(body)).map((r) => r.url);
 
 before(async () => {
   state = providerState();

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { WebSearchResult } from '../../../src/websearch/types.ts';
 import {
   type FakeProviderState, providerState, startFakeBrave, startSite, testApp, testConfig, type TestApp, type TestServer,
 } from '../websearch/helpers.ts';
@@ -18,13 +17,6 @@ let api: TestApp;
 
 /** 20 sites whose OR-ed operators alone are longer than 400 characters; the fake site is the last one. */
 const sites = () => [...Array.from({ length: 19 }, (_, i) => `documentation-portal-${i}.example.org`), '127.0.0.1'];
-
-async function search(body: unknown): Promise<WebSearchResult[]> {
-  const res = await api.request(body);
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return json as WebSearchResult[];
-}
 
 before(async () => {
   state = providerState();
@@ -43,7 +35,7 @@ const sent = () => brave.requests.map((r) => new URL(r.path, 'http://x').searchP
 describe('sites within the provider query limits', () => {
   it('20 sites: operators split over calls that each fit, every site asked for, hits on the sites answered', async () => {
     state.hits = [{ url: `${site.url}/missing?n=1`, title: 'On the site', description: 'Snippet' }, { url: 'https://elsewhere.example.net/', title: 'Off', description: 'x' }];
-    const results = await search({ queries: ['release notes'], sites: sites(), count: 5 });
+    const results = await api.results({ queries: ['release notes'], sites: sites(), count: 5 });
     assert.deepEqual(results.map((r) => r.metadata.title), ['On the site']);
     assert.ok(sent().length > 1);
     for (const q of sent()) assert.ok(q.length <= 400 && q.startsWith('release notes '), q);
@@ -52,7 +44,7 @@ describe('sites within the provider query limits', () => {
 
   it('a query of 400 characters with a site is sent without operators and its hits filtered by host', async () => {
     const query = 'word '.repeat(40).padEnd(400, 'x');
-    const results = await search({ queries: [query], sites: ['127.0.0.1'], mode: 'context' });
+    const results = await api.results({ queries: [query], sites: ['127.0.0.1'], mode: 'context' });
     assert.deepEqual(sent(), [query]);
     assert.equal(results.length, 0); // the fake's context answer is empty: what matters is a 200, not a 502
   });
@@ -60,7 +52,7 @@ describe('sites within the provider query limits', () => {
   it('a valid query of more than 50 words is sent as its first 50 words instead of failing', async () => {
     state.hits = [{ url: `${site.url}/missing?n=3`, title: 'Found', description: 'z' }];
     const query = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
-    const results = await search({ queries: [query], mode: 'search' });
+    const results = await api.results({ queries: [query], mode: 'search' });
     assert.deepEqual(results.map((r) => r.metadata.title), ['Found']);
     assert.deepEqual(sent(), [query.split(' ').slice(0, 50).join(' ')]);
   });

@@ -4,6 +4,7 @@
  * web site (articles, a slow page, redirects, PDF, plain text, an image, a
  * large page), plus a config builder and an app with a personal key.
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../src/app.ts';
@@ -15,6 +16,7 @@ import { silentLogger } from '../../../src/log.ts';
 import type { Services } from '../../../src/services.ts';
 import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
 import { createWebSearchService, type WebSearchDeps } from '../../../src/websearch/service.ts';
+import type { WebSearchResult } from '../../../src/websearch/types.ts';
 
 export interface TestServer {
   url: string;
@@ -225,6 +227,8 @@ export function testConfig(opts: { brave?: string; searxng?: string; allowPrivat
 
 export interface TestApp {
   request(body: unknown, key?: string | null): Promise<Response>;
+  /** POSTs `body` with the personal key, asserts 200 and returns the results. */
+  results(body: unknown): Promise<WebSearchResult[]>;
   personalKey: string;
   serviceKey: string;
 }
@@ -239,15 +243,20 @@ export async function testApp(config: Config, deps: Partial<WebSearchDeps> = {})
   const personal = await createPersonalKey({ state, now }, 'user@example.com', null, 'master');
   const sa = await createServiceAccount({ state, now }, { name: 'indexer', expiresAt: null, createdBy: 'test' });
   const app = createApp(services);
+  const request = (body: unknown, key: string | null = personal.key): Promise<Response> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    return Promise.resolve(app.request('/api/beta/web_search', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+  };
   return {
     personalKey: personal.key,
     serviceKey: sa.key,
-    request(body, key = personal.key) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (key !== null) headers.authorization = `Bearer ${key}`;
-      return Promise.resolve(
-        app.request('/api/beta/web_search', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      );
+    request,
+    async results(body) {
+      const res = await request(body);
+      const json = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(json));
+      return json as WebSearchResult[];
     },
   };
 }
