@@ -6,19 +6,20 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryDirectory, openIndex, type Index, type Searcher } from '../../../engine/index.ts';
+import type { Index, Searcher } from '../../../engine/index.ts';
 import { parseQuery } from '../../../engine/query/parser.ts';
 import { analyzeQuery } from '../../../engine/analysis/index.ts';
+import { doc, indexOf } from '../helpers/index-fixture.ts';
 
 let index: Index;
 let s: Searcher;
 
 before(async () => {
-  index = await openIndex({ directory: new MemoryDirectory(), schema: { textFields: { title: { boost: 2 }, body: {} }, keywordFields: [], numericFields: [] }, merge: false });
-  index.writer.add({ key: 'en', language: 'en', text: { title: 'Strategy classics', body: 'The Art of War is an ancient military treatise still read by managers today.' } });
-  index.writer.add({ key: 'de', language: 'de', text: { title: 'Museen', body: 'Das Haus der Kunst ist ein Ausstellungsgebäude im Englischen Garten.' } });
-  index.writer.add({ key: 'other', language: 'en', text: { title: 'Notes', body: 'Modern art and the war on waste, a house of many rooms.' } });
-  await index.writer.commit();
+  index = await indexOf([
+    doc('en', 'Strategy classics', 'The Art of War is an ancient military treatise still read by managers today.'),
+    doc('de', 'Museen', 'Das Haus der Kunst ist ein Ausstellungsgebäude im Englischen Garten.', { language: 'de' }),
+    doc('other', 'Notes', 'Modern art and the war on waste, a house of many rooms.'),
+  ]);
   s = index.reader.searcher();
 });
 after(async () => {

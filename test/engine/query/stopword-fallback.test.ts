@@ -5,19 +5,20 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryDirectory, openIndex, type Index, type Searcher } from '../../../engine/index.ts';
+import type { Index, Searcher } from '../../../engine/index.ts';
 import { parseQuery } from '../../../engine/query/parser.ts';
 import { analyzeQuery } from '../../../engine/analysis/index.ts';
+import { doc, indexOf } from '../helpers/index-fixture.ts';
 
 let index: Index;
 let s: Searcher;
 
 before(async () => {
-  index = await openIndex({ directory: new MemoryDirectory(), schema: { textFields: { title: { boost: 2 }, body: {} }, keywordFields: [], numericFields: [] }, merge: false });
-  index.writer.add({ key: 'war', language: 'en', text: { title: 'History notes', body: 'The war ended in a treaty that nobody liked.' } });
-  index.writer.add({ key: 'will', language: 'en', text: { title: 'Estate planning', body: 'Write a will before the trip.' } });
-  index.writer.add({ key: 'kunst', language: 'de', text: { title: 'Museen', body: 'Das Haus der Kunst ist ein Ausstellungsgebäude.' } });
-  await index.writer.commit();
+  index = await indexOf([
+    doc('war', 'History notes', 'The war ended in a treaty that nobody liked.'),
+    doc('will', 'Estate planning', 'Write a will before the trip.'),
+    doc('kunst', 'Museen', 'Das Haus der Kunst ist ein Ausstellungsgebäude.', { language: 'de' }),
+  ]);
   s = index.reader.searcher();
 });
 after(async () => {
