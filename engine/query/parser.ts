@@ -110,15 +110,20 @@ function phraseClause(phrase: { slots: PhraseSlot[]; words: QueryWord[] }, occur
   return { kind: 'phrase', occur, text, slots };
 }
 
-/** Parse `text` with the given query analyzer; throws QueryError on oversized input. */
-export function parseQuery(
-  text: string,
-  language: Language,
-  analyzeQuery: AnalyzeQueryFn,
-  limits: Partial<ParseLimits> = {},
-  /** Internal: this is the reading in the other language already. */
-  otherTried = false,
-): ParsedQuery {
+/**
+ * Parse `text` with the given query analyzer; throws QueryError on oversized input. A query whose
+ * every word is a stopword of `language` ("war", "will", "die" with the default German hint) is
+ * read in the other language rather than matching nothing, unless it has no content there either
+ * or only exclusions.
+ */
+export function parseQuery(text: string, language: Language, analyzeQuery: AnalyzeQueryFn, limits: Partial<ParseLimits> = {}): ParsedQuery {
+  const parsed = parseIn(text, language, analyzeQuery, limits);
+  if (parsed.clauses.length > 0) return parsed;
+  const other = parseIn(text, language === 'de' ? 'en' : 'de', analyzeQuery, limits);
+  return other.clauses.some((c) => c.occur !== 'mustNot') ? other : parsed;
+}
+
+function parseIn(text: string, language: Language, analyzeQuery: AnalyzeQueryFn, limits: Partial<ParseLimits>): ParsedQuery {
   if (typeof text !== 'string') throw new QueryError('invalid_query', 'query must be a string');
   const maxLength = limits.maxLength ?? DEFAULT_PARSE_LIMITS.maxLength;
   const maxClauses = limits.maxClauses ?? DEFAULT_PARSE_LIMITS.maxClauses;
@@ -150,13 +155,6 @@ export function parseQuery(
   }
   if (clauses.length > maxClauses) {
     throw new QueryError('too_many_clauses', `query has ${clauses.length} clauses, the limit is ${maxClauses}`);
-  }
-  if (clauses.length === 0 && !otherTried) {
-    // Every word is a stopword of the hint language ("war", "will", "die" with the default German
-    // hint): the query is read in the other language rather than matching nothing, unless it has
-    // no content there either or only exclusions.
-    const other = parseQuery(text, language === 'de' ? 'en' : 'de', analyzeQuery, limits, true);
-    if (other.clauses.some((c) => c.occur !== 'mustNot')) return other;
   }
   return { text, language, clauses };
 }
