@@ -9,7 +9,7 @@
  * every leader (a page deep in a common word's hits groups tens of thousands of
  * items). The result is the same as comparing with every leader in order.
  */
-import { halvesDistance, MAX_DUPLICATE_DISTANCE } from './near-duplicates.ts';
+import { bandValue, halvesDistance, MAX_DUPLICATE_DISTANCE } from './near-duplicates.ts';
 
 /**
  * For items 0..n-1 in rank order with signature halves hi(i), lo(i): the leader index (an item
@@ -19,34 +19,30 @@ export function leaderGroups(n: number, hi: (i: number) => number, lo: (i: numbe
   const leaderOf = new Int32Array(n);
   // Per band: band value -> the leaders (item indexes, ascending) having it.
   const bands = [new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>()];
-  const his: number[] = [];
-  const los: number[] = [];
   for (let i = 0; i < n; i++) {
     const h = hi(i) >>> 0;
     const l = lo(i) >>> 0;
-    const keys = [l & 0xffff, l >>> 16, h & 0xffff, h >>> 16];
     let best = -1;
     for (let b = 0; b < 4; b++) {
-      const list = bands[b].get(keys[b]);
+      const list = bands[b].get(bandValue(h, l, b));
       if (list === undefined) continue;
       for (const j of list) {
         if (best >= 0 && j >= best) break;
-        if (halvesDistance(his[j], los[j], h, l) <= MAX_DUPLICATE_DISTANCE) {
+        if (halvesDistance(hi(j), lo(j), h, l) <= MAX_DUPLICATE_DISTANCE) {
           best = j;
           break;
         }
       }
     }
-    his.push(h);
-    los.push(l);
     if (best >= 0) {
       leaderOf[i] = best;
       continue;
     }
     leaderOf[i] = i;
     for (let b = 0; b < 4; b++) {
-      const list = bands[b].get(keys[b]);
-      if (list === undefined) bands[b].set(keys[b], [i]);
+      const key = bandValue(h, l, b);
+      const list = bands[b].get(key);
+      if (list === undefined) bands[b].set(key, [i]);
       else list.push(i);
     }
   }

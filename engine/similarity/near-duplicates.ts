@@ -70,7 +70,8 @@ function owner(reader: SegmentReader): object {
   return typeof core === 'object' && core !== null ? core : reader;
 }
 
-function bandValue(hi: number, lo: number, band: number): number {
+/** 16-bit band `band` (0-3: low half first) of a signature given as its halves. */
+export function bandValue(hi: number, lo: number, band: number): number {
   switch (band) {
     case 0: return lo & 0xffff;
     case 1: return lo >>> 16;
