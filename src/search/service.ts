@@ -16,7 +16,7 @@
  *    hits beyond the first MAX_RESULT_WINDOW are not returned (a page straddling
  *    that end is cut there, a page after it is empty). A blank query
  *    (whitespace only) lists the visible documents within the filters; a query
- *    of stopwords only finds nothing.
+ *    of stopwords of both languages finds nothing.
  * 4. The full record per returned hit (result.ts), every related list under
  *    the same visibility filter; related lists are cached per (snapshot,
  *    token set, document) in related-cache.ts, similar lists also across
