@@ -99,7 +99,10 @@ async function main(): Promise<void> {
   const mem = new Map<EngineName, BuildResult>();
   const disk = new Map<EngineName, BuildResult>();
   for (const e of engines) {
-    for (const [store, map] of [['mem', mem], ['disk', disk]] as const) {
+    for (const [store, map] of [
+      ['mem', mem],
+      ['disk', disk],
+    ] as const) {
       console.log(`gcide-build: ${e} (${store}) ...`);
       try {
         map.set(e, await runChild<BuildResult>(import.meta.url, { engine: e, store }));
@@ -123,7 +126,11 @@ async function main(): Promise<void> {
     { label: 'in memory: RSS after build MB', values: v(mem, (r) => r.rssMB), digits: 0 },
     { label: '  (RSS before loading corpus MB)', values: v(mem, (r) => r.rssBaseMB), digits: 0 },
     { label: '  (JS heap used after build MB)', values: v(mem, (r) => r.heapUsedMB), digits: 0 },
-    { label: '  (external incl. ArrayBuffers MB; not SharedArrayBuffers)', values: v(mem, (r) => r.externalMB), digits: 0 },
+    {
+      label: '  (external incl. ArrayBuffers MB; not SharedArrayBuffers)',
+      values: v(mem, (r) => r.externalMB),
+      digits: 0,
+    },
     { label: 'on disk: docs/s (incl. commit)', values: v(disk, (r) => r.docs / (r.buildMs / 1000)), digits: 0 },
     { label: 'on disk: MB/s', values: v(disk, (r) => r.megabytes / (r.buildMs / 1000)), digits: 2 },
     { label: 'on disk: final commit ms', values: v(disk, (r) => r.finalCommitMs), digits: 0 },

@@ -63,7 +63,14 @@ async function runEngine(engine: EngineName): Promise<QueryResult> {
     cpu.push(cpuMs() - c0);
   }
   await idx.close();
-  return { cold: summarizeLatencies(cold), wall: summarizeLatencies(wall), cpu: summarizeLatencies(cpu), meanHits: hits / queries.length, buildMs, examples: queries.slice(0, 8) };
+  return {
+    cold: summarizeLatencies(cold),
+    wall: summarizeLatencies(wall),
+    cpu: summarizeLatencies(cpu),
+    meanHits: hits / queries.length,
+    buildMs,
+    examples: queries.slice(0, 8),
+  };
 }
 
 async function main(): Promise<void> {
@@ -79,7 +86,8 @@ async function main(): Promise<void> {
     res.set(e, await runChild<QueryResult>(import.meta.url, { engine: e }));
   }
   const cols = ENGINE_NAMES;
-  const v = (f: (r: QueryResult) => number): (number | undefined)[] => cols.map((e) => (res.has(e) ? f(res.get(e)!) : undefined));
+  const v = (f: (r: QueryResult) => number): (number | undefined)[] =>
+    cols.map((e) => (res.has(e) ? f(res.get(e)!) : undefined));
   const rows: Row[] = [
     { label: 'wall mean ms', values: v((r) => r.wall.meanMs), digits: 3 },
     { label: 'wall p50 ms', values: v((r) => r.wall.p50Ms), digits: 3 },
@@ -95,7 +103,14 @@ async function main(): Promise<void> {
     { label: 'build+commit ms (in memory)', values: v((r) => r.buildMs), digits: 0 },
   ];
   const first = [...res.values()][0];
-  printTable(`GCIDE query latency, top-10, ${QUERIES} queries of 2-3 words (e.g. ${first?.examples.slice(0, 4).map((q) => `"${q}"`).join(', ')})`, cols, rows);
+  printTable(
+    `GCIDE query latency, top-10, ${QUERIES} queries of 2-3 words (e.g. ${first?.examples
+      .slice(0, 4)
+      .map((q) => `"${q}"`)
+      .join(', ')})`,
+    cols,
+    rows,
+  );
 }
 
 await main();

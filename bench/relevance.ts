@@ -63,15 +63,31 @@ async function main(): Promise<void> {
   const cols: string[] = [...ENGINE_NAMES, 'ours title^1'];
   const get = (e: string, set: string): SetResult | undefined => results.get(e)?.find((r) => r.set === set);
   const rows: Row[] = [];
-  for (const [set, label] of [['scifact', 'SciFact train'], ['cranfield', 'Cranfield'], ['cisi', 'CISI']] as const) {
+  for (const [set, label] of [
+    ['scifact', 'SciFact train'],
+    ['cranfield', 'Cranfield'],
+    ['cisi', 'CISI'],
+  ] as const) {
     const n = get(engines[0], set)?.queries;
     rows.push({ label: `${label} nDCG@10 (${n} q)`, values: cols.map((e) => get(e, set)?.ndcg10), digits: 4 });
     rows.push({ label: `${label} Recall@100`, values: cols.map((e) => get(e, set)?.recall100), digits: 4 });
     rows.push({ label: `${label} build+commit ms`, values: cols.map((e) => get(e, set)?.buildMs), digits: 0 });
-    rows.push({ label: `${label} all queries ms (top-100)`, values: cols.map((e) => get(e, set)?.searchMs), digits: 0 });
-    rows.push({ label: `${label} queries over clause limit (cum.)`, values: cols.map((e) => (e.startsWith('ours') ? get(e, set)?.shortened : undefined)), digits: 0 });
+    rows.push({
+      label: `${label} all queries ms (top-100)`,
+      values: cols.map((e) => get(e, set)?.searchMs),
+      digits: 0,
+    });
+    rows.push({
+      label: `${label} queries over clause limit (cum.)`,
+      values: cols.map((e) => (e.startsWith('ours') ? get(e, set)?.shortened : undefined)),
+      digits: 0,
+    });
   }
-  printTable('Relevance (in-memory indexes, English analysis, top-100 per query; ours: title boost 2 unless noted)', cols, rows);
+  printTable(
+    'Relevance (in-memory indexes, English analysis, top-100 per query; ours: title boost 2 unless noted)',
+    cols,
+    rows,
+  );
 }
 
 await main();

@@ -168,7 +168,13 @@ async function main(): Promise<void> {
   const args = childArgs();
   if (args) {
     const engine = args.engine as EngineName;
-    sendResult(args.step === 'build' ? await build(engine, args.dir) : args.step === 'compact' ? await compact(engine, args.dir) : await query(engine, args.dir));
+    sendResult(
+      args.step === 'build'
+        ? await build(engine, args.dir)
+        : args.step === 'compact'
+          ? await compact(engine, args.dir)
+          : await query(engine, args.dir),
+    );
     return;
   }
   const engines = selectedEngines(['ours', 'sqlite']);
@@ -176,7 +182,9 @@ async function main(): Promise<void> {
   const queries = new Map<EngineName, QueryResult>();
   const compactMs = new Map<EngineName, number>();
   for (const e of engines) {
-    const dir = KEEP_DIR ? join(KEEP_DIR, e) : mkdtempSync(join(process.env.BENCH_TMP ?? tmpdir(), `bench-scale-${e}-`));
+    const dir = KEEP_DIR
+      ? join(KEEP_DIR, e)
+      : mkdtempSync(join(process.env.BENCH_TMP ?? tmpdir(), `bench-scale-${e}-`));
     const reuse = KEEP_DIR !== undefined && REUSE && existsSync(dir) && readdirSync(dir).length > 0;
     try {
       if (reuse) console.log(`scale: ${e} reusing the index in ${dir} (no build)`);
@@ -203,8 +211,10 @@ async function main(): Promise<void> {
     }
   }
   const cols: EngineName[] = ['ours', 'sqlite'];
-  const b = (f: (r: BuildResult) => number | null): (number | null | undefined)[] => cols.map((e) => (builds.has(e) ? f(builds.get(e)!) : undefined));
-  const q = (f: (r: QueryResult) => number): (number | undefined)[] => cols.map((e) => (queries.has(e) ? f(queries.get(e)!) : undefined));
+  const b = (f: (r: BuildResult) => number | null): (number | null | undefined)[] =>
+    cols.map((e) => (builds.has(e) ? f(builds.get(e)!) : undefined));
+  const q = (f: (r: QueryResult) => number): (number | undefined)[] =>
+    cols.map((e) => (queries.has(e) ? f(queries.get(e)!) : undefined));
   const anyBuild = [...builds.values()][0];
   const fr = anyBuild ? [...anyBuild.visibleFractions].sort((x, y) => x - y) : [];
   const rows: Row[] = [
@@ -214,7 +224,15 @@ async function main(): Promise<void> {
     { label: 'final commit ms', values: b((r) => r.finalCommitMs), digits: 0 },
     { label: 'index size on disk MB', values: b((r) => r.sizeMB), digits: 0 },
     { label: 'RSS after build MB', values: b((r) => r.rssMB), digits: 0 },
-    ...(COMPACT ? [{ label: 'compaction s (before the queries)', values: cols.map((e) => (compactMs.has(e) ? compactMs.get(e)! / 1000 : undefined)), digits: 1 }] : []),
+    ...(COMPACT
+      ? [
+          {
+            label: 'compaction s (before the queries)',
+            values: cols.map((e) => (compactMs.has(e) ? compactMs.get(e)! / 1000 : undefined)),
+            digits: 1,
+          },
+        ]
+      : []),
     { label: 'timed queries (same sample, prefix)', values: q((r) => r.queries), digits: 0 },
     { label: 'open committed index ms', values: q((r) => r.openMs), digits: 0 },
     { label: 'first query after open ms', values: q((r) => r.firstQueryMs), digits: 1 },
@@ -226,7 +244,14 @@ async function main(): Promise<void> {
     { label: 'acl filter (50 tokens): p99 ms', values: q((r) => r.filtered.p99Ms), digits: 2 },
     { label: 'acl filter: process CPU p99 ms', values: q((r) => r.filteredCpu.p99Ms), digits: 2 },
     { label: 'acl filter: queries/s', values: q((r) => r.filtered.qps), digits: 0 },
-    { label: 'mean hits, no filter / filter', values: cols.map((e) => (queries.has(e) ? `${queries.get(e)!.plainHits.toFixed(1)} / ${queries.get(e)!.filteredHits.toFixed(1)}` : undefined)) },
+    {
+      label: 'mean hits, no filter / filter',
+      values: cols.map((e) =>
+        queries.has(e)
+          ? `${queries.get(e)!.plainHits.toFixed(1)} / ${queries.get(e)!.filteredHits.toFixed(1)}`
+          : undefined,
+      ),
+    },
   ];
   const visibility = fr.length
     ? `; a user sees ${(fr[0] * 100).toFixed(0)}-${(fr[fr.length - 1] * 100).toFixed(0)}% of docs (median ${(fr[fr.length >> 1] * 100).toFixed(0)}%)`

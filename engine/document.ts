@@ -50,14 +50,31 @@ export type EngineEvent =
   | { type: 'flush'; segment: string; docs: number; bytes: number; ms: number }
   | { type: 'commit'; generation: number; docCount: number; segments: number; ms: number }
   /** `thread`: the merge ran on the merge worker thread (false: on the writer's thread); `idle`: an idle-compaction merge. */
-  | { type: 'merge'; from: string[]; to: string; docs: number; bytes: number; ms: number; thread: boolean; idle?: boolean }
+  | {
+      type: 'merge';
+      from: string[];
+      to: string;
+      docs: number;
+      bytes: number;
+      ms: number;
+      thread: boolean;
+      idle?: boolean;
+    }
   /**
    * Once per quiet period: idle compaction has nothing (more) to merge, after `merges` merges
    * taking `ms` from the first (0 and 0 when the index was compact already); `segments` remain.
    */
   | { type: 'compacted'; segments: number; merges: number; ms: number }
   /** `staleAnalysisDocs`: live docs whose terms predate the current ANALYSIS_VERSION (re-index them). */
-  | { type: 'open'; generation: number; docCount: number; segments: number; ms: number; removedFiles: number; staleAnalysisDocs: number }
+  | {
+      type: 'open';
+      generation: number;
+      docCount: number;
+      segments: number;
+      ms: number;
+      removedFiles: number;
+      staleAnalysisDocs: number;
+    }
   | { type: 'error'; where: string; message: string };
 
 export const LIMITS = {
@@ -89,8 +106,10 @@ function checkFields(kind: string, obj: Record<string, unknown>): string[] {
 /** Checks `schema.displayFields`: absent, or distinct field names (at most 64). */
 export function validateDisplayFields(fields: unknown): void {
   if (fields === undefined) return;
-  if (!Array.isArray(fields) || fields.length > LIMITS.fieldsPerKind) throw invalid(`schema.displayFields must be an array of at most ${LIMITS.fieldsPerKind} field names`);
-  for (const f of fields) if (typeof f !== 'string' || !FIELD.test(f)) throw invalid(`invalid display field name: ${JSON.stringify(f)}`);
+  if (!Array.isArray(fields) || fields.length > LIMITS.fieldsPerKind)
+    throw invalid(`schema.displayFields must be an array of at most ${LIMITS.fieldsPerKind} field names`);
+  for (const f of fields)
+    if (typeof f !== 'string' || !FIELD.test(f)) throw invalid(`invalid display field name: ${JSON.stringify(f)}`);
   if (new Set(fields).size !== fields.length) throw invalid('schema.displayFields must not repeat a field');
 }
 
@@ -101,7 +120,8 @@ export function validateDocument(doc: unknown): IndexDocument {
   if (typeof key !== 'string' || key.length === 0 || key.length > LIMITS.keyLength) {
     throw invalid(`document key must be a string of 1..${LIMITS.keyLength} chars`);
   }
-  if (language !== undefined && language !== 'de' && language !== 'en') throw invalid(`unsupported language: ${String(language)}`);
+  if (language !== undefined && language !== 'de' && language !== 'en')
+    throw invalid(`unsupported language: ${String(language)}`);
   if (!isPlainObject(text)) throw invalid(`document ${key}: text must be an object of strings`);
   let chars = 0;
   for (const f of checkFields('text', text)) {
@@ -114,7 +134,8 @@ export function validateDocument(doc: unknown): IndexDocument {
     if (!isPlainObject(keywords)) throw invalid(`document ${key}: keywords must be an object of string arrays`);
     for (const f of checkFields('keyword', keywords)) {
       const vs = keywords[f];
-      if (!Array.isArray(vs) || vs.length > LIMITS.keywordValues) throw invalid(`document ${key}: keywords.${f} must be an array of at most ${LIMITS.keywordValues} strings`);
+      if (!Array.isArray(vs) || vs.length > LIMITS.keywordValues)
+        throw invalid(`document ${key}: keywords.${f} must be an array of at most ${LIMITS.keywordValues} strings`);
       for (const v of vs) {
         if (typeof v !== 'string' || v.length === 0 || v.length > LIMITS.keywordLength) {
           throw invalid(`document ${key}: keywords.${f} values must be strings of 1..${LIMITS.keywordLength} chars`);
@@ -126,7 +147,8 @@ export function validateDocument(doc: unknown): IndexDocument {
     if (!isPlainObject(numbers)) throw invalid(`document ${key}: numbers must be an object of numbers`);
     for (const f of checkFields('numeric', numbers)) {
       const v = numbers[f];
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(`document ${key}: numbers.${f} must be a finite number`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw invalid(`document ${key}: numbers.${f} must be a finite number`);
     }
   }
   if (stored !== undefined && !isPlainObject(stored)) throw invalid(`document ${key}: stored must be an object`);

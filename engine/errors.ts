@@ -8,7 +8,8 @@
  * - EXISTS / NOT_FOUND: a directory file could not be created (already there) or opened (absent).
  * - LOCKED: another live writer (this process or another) holds the index directory.
  */
-export type EngineErrorCode = 'CORRUPT_INDEX' | 'CLOSED' | 'INVALID_DOCUMENT' | 'IO' | 'EXISTS' | 'NOT_FOUND' | 'LOCKED';
+export type EngineErrorCode =
+  'CORRUPT_INDEX' | 'CLOSED' | 'INVALID_DOCUMENT' | 'IO' | 'EXISTS' | 'NOT_FOUND' | 'LOCKED';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

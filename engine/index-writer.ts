@@ -112,7 +112,15 @@ export class IndexWriter {
     this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields });
     opened.point.segments.forEach((entry, i) => {
       const s = opened.segments[i];
-      this.segments.push({ core: s.core, bits: s.bits, delCount: s.delCount, committedDelGen: entry.delGen, committedDelCount: s.delCount, merging: false, analysis: entry.analysis ?? 1 });
+      this.segments.push({
+        core: s.core,
+        bits: s.bits,
+        delCount: s.delCount,
+        committedDelGen: entry.delGen,
+        committedDelCount: s.delCount,
+        merging: false,
+        analysis: entry.analysis ?? 1,
+      });
     });
   }
 
@@ -172,14 +180,16 @@ export class IndexWriter {
 
   delete(key: string): void {
     this.checkOpen();
-    if (typeof key !== 'string' || key.length === 0) throw new EngineError('INVALID_DOCUMENT', 'key must be a non-empty string');
+    if (typeof key !== 'string' || key.length === 0)
+      throw new EngineError('INVALID_DOCUMENT', 'key must be a non-empty string');
     this.writeCount++;
     this.deleteKey(key);
   }
 
   deleteByKeyword(field: string, value: string): void {
     this.checkOpen();
-    if (typeof field !== 'string' || typeof value !== 'string') throw new EngineError('INVALID_DOCUMENT', 'field and value must be strings');
+    if (typeof field !== 'string' || typeof value !== 'string')
+      throw new EngineError('INVALID_DOCUMENT', 'field and value must be strings');
     this.writeCount++;
     for (const b of this.buffers()) {
       for (const d of b.docsWithKeyword(field, value)) {
@@ -245,7 +255,10 @@ export class IndexWriter {
   private seal(): void {
     if (this.buffer.numDocs === 0) return;
     const buffer = this.buffer;
-    this.buffer = new SegmentBuffer({ displayFields: this.options.displayFields, firstSeq: buffer.firstSeq + buffer.numDocs });
+    this.buffer = new SegmentBuffer({
+      displayFields: this.options.displayFields,
+      firstSeq: buffer.firstSeq + buffer.numDocs,
+    });
     const id = this.newSegmentId();
     this.writingIds.add(id);
     const started = Date.now();
@@ -333,7 +346,13 @@ export class IndexWriter {
     dropKeys(this.keyDocs, p.buffer);
     this.segments.push(live);
     this.writingIds.delete(p.id);
-    this.options.log?.({ type: 'flush', segment: p.id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started });
+    this.options.log?.({
+      type: 'flush',
+      segment: p.id,
+      docs: core.maxDoc,
+      bytes: bytes.length,
+      ms: Date.now() - started,
+    });
     this.onSegmentsChanged?.();
     return live;
   }
@@ -397,7 +416,10 @@ export class IndexWriter {
       this.changed = true;
       throw asIoError(err, 'flush failed');
     }
-    const all = [...segs, ...written.map((s, i) => ({ s, bits: pendingDels[i].bits, delCount: pendingDels[i].delCount }))];
+    const all = [
+      ...segs,
+      ...written.map((s, i) => ({ s, bits: pendingDels[i].bits, delCount: pendingDels[i].delCount })),
+    ];
     const entries: SegmentEntry[] = [];
     const delWrites: Promise<void>[] = [];
     const newDelGens: { s: LiveSegment; gen: number; count: number }[] = [];
@@ -406,12 +428,21 @@ export class IndexWriter {
       if (delCount !== s.committedDelCount) {
         delGen = generation;
         newDelGens.push({ s, gen: generation, count: delCount });
-        delWrites.push(this.dir.writeFile(deletionFileName(s.core.id, generation), [encodeDeletions(bits, s.core.maxDoc, delCount)]));
+        delWrites.push(
+          this.dir.writeFile(deletionFileName(s.core.id, generation), [encodeDeletions(bits, s.core.maxDoc, delCount)]),
+        );
       }
       entries.push({ id: s.core.id, maxDoc: s.core.maxDoc, delGen, delCount, analysis: s.analysis });
     }
     const docCount = entries.reduce((n, e) => n + e.maxDoc - e.delCount, 0);
-    const point: CommitPoint = { generation, committedAt: Date.now(), nextSegment: this.point.nextSegment, segments: entries, docCount, userData };
+    const point: CommitPoint = {
+      generation,
+      committedAt: Date.now(),
+      nextSegment: this.point.nextSegment,
+      segments: entries,
+      docCount,
+      userData,
+    };
     try {
       await Promise.all(delWrites);
       await this.dir.syncDirectory();
@@ -435,7 +466,9 @@ export class IndexWriter {
       }
     }
     this.options.log?.({ type: 'commit', generation, docCount, segments: entries.length, ms: Date.now() - started });
-    await this.collectFiles().catch((err) => this.options.log?.({ type: 'error', where: 'cleanup', message: String(err) }));
+    await this.collectFiles().catch((err) =>
+      this.options.log?.({ type: 'error', where: 'cleanup', message: String(err) }),
+    );
     if (this.pendings.length === 0) releasePooledLogs();
     this.onSegmentsChanged?.();
     return info;
@@ -481,7 +514,12 @@ export class IndexWriter {
   }
 
   private info(point: CommitPoint): CommitInfo {
-    return { generation: point.generation, committedAt: point.committedAt, docCount: point.docCount, userData: { ...(point.userData ?? {}) } };
+    return {
+      generation: point.generation,
+      committedAt: point.committedAt,
+      docCount: point.docCount,
+      userData: { ...(point.userData ?? {}) },
+    };
   }
 
   private checkOpen(): void {

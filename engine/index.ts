@@ -22,7 +22,12 @@ export type { IndexDocument, IndexSchema, CommitInfo, EngineEvent } from './docu
 export { LIMITS } from './document.ts';
 export { IndexWriter } from './index-writer.ts';
 export { IndexReader } from './index-reader.ts';
-export { SnapshotReader, type SharedSnapshot, type SharedSegment, type SnapshotReaderOptions } from './shared-snapshot.ts';
+export {
+  SnapshotReader,
+  type SharedSnapshot,
+  type SharedSegment,
+  type SnapshotReaderOptions,
+} from './shared-snapshot.ts';
 export { Searcher } from './searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
 export type { SearcherOptions } from './searcher.ts';
@@ -77,7 +82,8 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
   }
   validateDisplayFields(schema.displayFields);
   const interval = options.commitIntervalMs ?? 0;
-  if (!Number.isFinite(interval) || interval < 0) throw new EngineError('INVALID_DOCUMENT', 'commitIntervalMs must be >= 0');
+  if (!Number.isFinite(interval) || interval < 0)
+    throw new EngineError('INVALID_DOCUMENT', 'commitIntervalMs must be >= 0');
   const started = Date.now();
   const lock = await directory.lock();
   let opened;
@@ -103,14 +109,21 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     removedFiles: opened.removedFiles,
     staleAnalysisDocs: writer.staleAnalysisDocs,
   });
-  const merges = options.merge === false ? null : new MergeScheduler(directory, writer, options.merge ?? {}, options.log, options.compaction, {
-        displayFields: schema.displayFields,
-      });
+  const merges =
+    options.merge === false
+      ? null
+      : new MergeScheduler(directory, writer, options.merge ?? {}, options.log, options.compaction, {
+          displayFields: schema.displayFields,
+        });
   let timer: ReturnType<typeof setInterval> | null = null;
   if (interval > 0) {
     timer = setInterval(() => {
       if (writer.hasChanges && !writer.isClosed) {
-        writer.commit().catch((err) => options.log?.({ type: 'error', where: 'periodic commit', message: String(err?.message ?? err) }));
+        writer
+          .commit()
+          .catch((err) =>
+            options.log?.({ type: 'error', where: 'periodic commit', message: String(err?.message ?? err) }),
+          );
       }
     }, interval);
     timer.unref();

@@ -109,7 +109,8 @@ const STORED_ACCESSOR: PropertyDescriptor = {
 
 /** out[name] = value, also for the name `__proto__` (an own property, as JSON.parse makes it). */
 function setField(out: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   else out[name] = value;
 }
 export const MAX_OFFSET = 100000;
@@ -136,13 +137,21 @@ export class Searcher {
   /** The last few texts analyzed for more-like-this or highlights, with their tokens (see analyzeShared). */
   private analyzed: { text: string; lang: Language; tokens: Token[] }[] = [];
   /** The term weights of the last highlighted (query, field); see termWeights. */
-  private lastWeights: { query: ParsedQuery; text: string; clauses: number; byField: Map<string, Map<string, number>> } | null = null;
+  private lastWeights: {
+    query: ParsedQuery;
+    text: string;
+    clauses: number;
+    byField: Map<string, Map<string, number>>;
+  } | null = null;
   /** Text-field subsets by their names (see fieldSubset). */
   private readonly subsets = new Map<string, { name: string; boost: number }[]>();
   /** Per segment: its signatures as 32-bit words, false when not available (see signatureWords). */
   private readonly sigWords: (Uint32Array | false)[] = [];
 
-  constructor(private readonly segments: SegmentReader[], private readonly options: SearcherOptions) {
+  constructor(
+    private readonly segments: SegmentReader[],
+    private readonly options: SearcherOptions,
+  ) {
     this.generation = options.generation;
     this.bm25 = bm25Params(options.bm25);
     this.fields = Object.entries(options.schema.textFields).map(([name, f]) => ({ name, boost: f.boost ?? 1 }));
@@ -165,8 +174,12 @@ export class Searcher {
   }
 
   search(req: SearchRequest): SearchResponse {
-    if (req === null || typeof req !== 'object') throw new QueryError('invalid_request', 'search request must be an object');
-    if (typeof req.query !== 'string' && (req.query === null || typeof req.query !== 'object' || !Array.isArray(req.query.clauses))) {
+    if (req === null || typeof req !== 'object')
+      throw new QueryError('invalid_request', 'search request must be an object');
+    if (
+      typeof req.query !== 'string' &&
+      (req.query === null || typeof req.query !== 'object' || !Array.isArray(req.query.clauses))
+    ) {
       throw new QueryError('invalid_request', 'query must be a string or a parsed query');
     }
     const limit = req.limit;
@@ -178,13 +191,17 @@ export class Searcher {
       throw new QueryError('invalid_request', `offset must be an integer within 0..${MAX_OFFSET}`);
     }
     const lang = req.language ?? 'de';
-    if (lang !== 'de' && lang !== 'en') throw new QueryError('invalid_request', `unsupported language "${String(lang)}"`);
+    if (lang !== 'de' && lang !== 'en')
+      throw new QueryError('invalid_request', `unsupported language "${String(lang)}"`);
     const parsed = typeof req.query === 'string' ? this.parse(req.query, lang) : req.query;
     if (req.filter !== undefined) this.validate(req.filter);
     const want = offset + limit;
     if (!req.collapseDuplicates) {
       const { top, st } = this.topDocs(parsed, req.filter, want, -1);
-      const hits = top.sorted().slice(offset).map((h) => this.hit(h.doc, h.score));
+      const hits = top
+        .sorted()
+        .slice(offset)
+        .map((h) => this.hit(h.doc, h.score));
       return { total: st.count, totalIsExact: st.exact, hits };
     }
     let fetch = Math.min(MAX_LIMIT + MAX_OFFSET, want * 3 + 10);
@@ -329,13 +346,19 @@ export class Searcher {
    * result is exactly the filtered query's for the selected terms. The source is a key or a hit
    * (found by its ref when it came from this snapshot, else by its key).
    */
-  moreLikeThis(source: string | Hit, opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>): Hit[] {
+  moreLikeThis(
+    source: string | Hit,
+    opts: { filter?: Filter; limit: number; fields?: readonly string[] } & Partial<MoreLikeThisOptions>,
+  ): Hit[] {
     if (opts.filter !== undefined) this.validate(opts.filter);
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(opts.limit)));
     const loc = this.find(source);
     if (!loc || limit === 0) return [];
     const from = opts.fields ? this.fieldSubset(opts.fields) : this.fields;
-    const okey = mltOptionsKey(from.map((f) => f.name), opts);
+    const okey = mltOptionsKey(
+      from.map((f) => f.name),
+      opts,
+    );
     const selected = this.mltTerms(loc, from, opts, okey);
     if (selected.terms.length === 0) return [];
     // the OR of the selected (distinct) terms, as termsQuery(selected.terms) would parse
@@ -387,7 +410,11 @@ export class Searcher {
       if (filter) {
         const { segment, doc } = this.split(c.docs[i]);
         let a = accept.get(segment);
-        if (a === undefined) accept.set(segment, (a = compileFilter(filter, fkey, this.segments[segment], this.cache, c.docs.length).matches));
+        if (a === undefined)
+          accept.set(
+            segment,
+            (a = compileFilter(filter, fkey, this.segments[segment], this.cache, c.docs.length).matches),
+          );
         if (!a(doc)) continue;
       }
       out.push(this.hit(c.docs[i], c.scores[i]));
@@ -396,7 +423,12 @@ export class Searcher {
   }
 
   /** The source doc's more-like-this terms: cached by (segment id, doc) across snapshots (see similarity/mlt-cache.ts). */
-  private mltTerms(loc: { segment: number; doc: number }, from: { name: string }[], opts: Partial<MoreLikeThisOptions>, okey: string): SelectedTerms {
+  private mltTerms(
+    loc: { segment: number; doc: number },
+    from: { name: string }[],
+    opts: Partial<MoreLikeThisOptions>,
+    okey: string,
+  ): SelectedTerms {
     const r = this.segments[loc.segment];
     const tkey = `${r.id}\u0000${loc.doc}\u0000${okey}`;
     const terms = termsCacheOf(this.cache);
@@ -439,7 +471,13 @@ export class Searcher {
       },
     };
     const entry: SelectedTerms = {
-      terms: selectTerms(from.map((f) => texts[f.name] ?? ''), lang, (text, l) => this.analyzeShared(text, l), stats, opts),
+      terms: selectTerms(
+        from.map((f) => texts[f.name] ?? ''),
+        lang,
+        (text, l) => this.analyzeShared(text, l),
+        stats,
+        opts,
+      ),
       language: lang,
       numDocs: this.numDocs,
       generation: this.generation,
@@ -520,8 +558,23 @@ export class Searcher {
   }
 
   /** Top `k` of a parsed query or of an OR of distinct index terms (`{ terms }`: see query/execute.ts). */
-  private topDocs(q: ParsedQuery | { terms: readonly { term: string }[] }, filter: Filter | undefined, k: number, excludeGlobal: number, fields = this.fields, exhaustiveMaxCost = 0) {
-    const ctx = { segments: this.segments, bases: this.bases, fields, bm25: this.bm25, stats: this.stats, filterCache: this.cache, fieldScoring: this.options.fieldScoring ?? 'combined' };
+  private topDocs(
+    q: ParsedQuery | { terms: readonly { term: string }[] },
+    filter: Filter | undefined,
+    k: number,
+    excludeGlobal: number,
+    fields = this.fields,
+    exhaustiveMaxCost = 0,
+  ) {
+    const ctx = {
+      segments: this.segments,
+      bases: this.bases,
+      fields,
+      bm25: this.bm25,
+      stats: this.stats,
+      filterCache: this.cache,
+      fieldScoring: this.options.fieldScoring ?? 'combined',
+    };
     const pruning = this.options.pruning ?? true;
     const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
     return 'clauses' in q
@@ -568,7 +621,11 @@ export class Searcher {
         his[i] = words[2 * doc + 1];
       } else [his[i], los[i]] = splitSignature(this.segments[segment].signature(doc));
     }
-    const leaderOf = leaderGroups(n, (i) => his[i], (i) => los[i]);
+    const leaderOf = leaderGroups(
+      n,
+      (i) => his[i],
+      (i) => los[i],
+    );
     const leaders: CollapsedGroup[] = [];
     const groupOf = new Int32Array(n);
     for (let i = 0; i < n; i++) {
@@ -641,7 +698,8 @@ export class Searcher {
   private resolve(hit: Hit): { segment: number; doc: number } | null {
     const ref = hit.ref;
     const r = ref ? this.segments[ref.segment] : undefined;
-    if (r && r.id === ref.segmentId && ref.doc < r.maxDoc && !r.isDeleted(ref.doc)) return { segment: ref.segment, doc: ref.doc };
+    if (r && r.id === ref.segmentId && ref.doc < r.maxDoc && !r.isDeleted(ref.doc))
+      return { segment: ref.segment, doc: ref.doc };
     return this.locate(hit.key);
   }
 

@@ -40,7 +40,11 @@ export interface SharedSnapshot {
 const sharedImages = new WeakMap<SegmentCore, Uint8Array>();
 
 /** The description of a snapshot's segment views (IndexReader.share). */
-export function shareViews(info: CommitInfo, views: readonly SegmentView[], fileName: (id: string) => string): SharedSnapshot {
+export function shareViews(
+  info: CommitInfo,
+  views: readonly SegmentView[],
+  fileName: (id: string) => string,
+): SharedSnapshot {
   return {
     info,
     segments: views.map((v) => {

@@ -25,7 +25,11 @@ function seaSource(asset: string): string | null {
 }
 
 /** Starts the worker whose entry is `entry` (a .ts module URL), bundled as `seaAsset` in the single executable. */
-export function startModuleWorker(entry: URL, seaAsset: string, options: Omit<WorkerOptions, 'eval' | 'execArgv'> = {}): Worker {
+export function startModuleWorker(
+  entry: URL,
+  seaAsset: string,
+  options: Omit<WorkerOptions, 'eval' | 'execArgv'> = {},
+): Worker {
   const bundled = seaSource(seaAsset);
   if (bundled !== null) return new Worker(bundled, { ...options, eval: true, execArgv: [] });
   let api: string | null = null;

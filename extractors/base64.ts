@@ -14,9 +14,13 @@ export function decodeBase64Body(b64: string, maxBytes: number = DEFAULT_MAX_BIN
   const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
   const decodedLength = Math.floor((compact.length * 3) / 4) - padding;
   if (decodedLength > maxBytes) {
-    throw new ExtractionError('TOO_LARGE', `decoded binary of ${decodedLength} bytes exceeds the limit of ${maxBytes} bytes`);
+    throw new ExtractionError(
+      'TOO_LARGE',
+      `decoded binary of ${decodedLength} bytes exceeds the limit of ${maxBytes} bytes`,
+    );
   }
-  if (compact.length % 4 === 1 || !BASE64.test(compact)) throw new ExtractionError('CORRUPT', 'binary_base64 is not valid standard Base64');
+  if (compact.length % 4 === 1 || !BASE64.test(compact))
+    throw new ExtractionError('CORRUPT', 'binary_base64 is not valid standard Base64');
   const buf = Buffer.from(compact, 'base64');
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }

@@ -4,14 +4,7 @@
  */
 
 export type ExtractionErrorCode =
-  | 'TOO_LARGE'
-  | 'ZIP_BOMB'
-  | 'CORRUPT'
-  | 'TIMEOUT'
-  | 'UNSUPPORTED'
-  | 'DEPTH'
-  | 'OVERLOADED'
-  | 'ABORTED';
+  'TOO_LARGE' | 'ZIP_BOMB' | 'CORRUPT' | 'TIMEOUT' | 'UNSUPPORTED' | 'DEPTH' | 'OVERLOADED' | 'ABORTED';
 
 export class ExtractionError extends Error {
   override readonly name = 'ExtractionError';

@@ -27,7 +27,13 @@ export type { MainContent } from './web/main-content.ts';
 export { parseHtml } from './web/html-tree.ts';
 export type { HtmlElement, HtmlNode, ParsedHtml } from './web/html-tree.ts';
 export {
-  extractNested, extractWith, parseMediaType, registerExtractor, registeredMediaTypes, resolveExtractor, sniffExtractor,
+  extractNested,
+  extractWith,
+  parseMediaType,
+  registerExtractor,
+  registeredMediaTypes,
+  resolveExtractor,
+  sniffExtractor,
 } from './registry.ts';
 export type { RegistryEntry } from './registry.ts';
 export { FILE_TYPE_TABLE, computeSuffix, extensionOf, fileTypeTableMarkdown, lookupFileType } from './suffix.ts';
@@ -76,7 +82,10 @@ export async function closeSharedPool(): Promise<void> {
 function precheck(bytes: Uint8Array, limits: ExtractLimits): void {
   if (!(bytes instanceof Uint8Array)) throw new ExtractionError('CORRUPT', 'input must be a Uint8Array');
   if (bytes.byteLength > limits.maxInputBytes) {
-    throw new ExtractionError('TOO_LARGE', `input of ${bytes.byteLength} bytes exceeds the limit of ${limits.maxInputBytes} bytes`);
+    throw new ExtractionError(
+      'TOO_LARGE',
+      `input of ${bytes.byteLength} bytes exceeds the limit of ${limits.maxInputBytes} bytes`,
+    );
   }
 }
 
@@ -86,7 +95,15 @@ export async function extract(bytes: Uint8Array, options: ExtractOptions): Promi
   precheck(bytes, limits);
   const { type, params } = parseMediaType(options.mediaType);
   const pool = options.pool ?? getSharedPool();
-  return pool.run({ bytes, mediaType: type, params, fileName: options.fileName, limits, signal: options.signal, interactive: options.interactive });
+  return pool.run({
+    bytes,
+    mediaType: type,
+    params,
+    fileName: options.fileName,
+    limits,
+    signal: options.signal,
+    interactive: options.interactive,
+  });
 }
 
 /**
@@ -97,7 +114,14 @@ export async function extractInline(bytes: Uint8Array, options: Omit<ExtractOpti
   const limits = resolveLimits(options.limits);
   precheck(bytes, limits);
   const { type, params } = parseMediaType(options.mediaType);
-  return extractWith(bytes, { mediaType: type, params, fileName: options.fileName, limits, depth: 0, signal: options.signal });
+  return extractWith(bytes, {
+    mediaType: type,
+    params,
+    fileName: options.fileName,
+    limits,
+    depth: 0,
+    signal: options.signal,
+  });
 }
 
 /** Wall-time limit of one web page's main-content extraction in the pool (the same as crawled PDFs get). */
@@ -122,9 +146,20 @@ export interface MainContentOptions {
  * DEFAULT_LIMITS.maxInputBytes, CORRUPT when the worker crashed).
  */
 export async function extractMainContentPooled(bytes: Uint8Array, options: MainContentOptions): Promise<MainContent> {
-  const limits = resolveLimits({ maxOutputChars: options.maxChars, timeoutMs: options.timeoutMs ?? MAIN_CONTENT_TIMEOUT_MS });
+  const limits = resolveLimits({
+    maxOutputChars: options.maxChars,
+    timeoutMs: options.timeoutMs ?? MAIN_CONTENT_TIMEOUT_MS,
+  });
   precheck(bytes, limits);
   const pool = options.pool ?? getSharedPool();
   const params: Record<string, string> = options.charset ? { charset: options.charset } : {};
-  return pool.run({ kind: 'main-content', bytes, mediaType: 'text/html', params, limits, signal: options.signal, interactive: true });
+  return pool.run({
+    kind: 'main-content',
+    bytes,
+    mediaType: 'text/html',
+    params,
+    limits,
+    signal: options.signal,
+    interactive: true,
+  });
 }

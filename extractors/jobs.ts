@@ -36,9 +36,14 @@ export interface WorkerRequest extends JobInput {
 }
 
 const JOBS: { [K in JobKind]: (req: WorkerRequest) => Promise<JobResults[K]> } = {
-  extract: (req) => extractWith(req.bytes, {
-    mediaType: req.mediaType, params: req.params, fileName: req.fileName, limits: req.limits, depth: 0,
-  }),
+  extract: (req) =>
+    extractWith(req.bytes, {
+      mediaType: req.mediaType,
+      params: req.params,
+      fileName: req.fileName,
+      limits: req.limits,
+      depth: 0,
+    }),
   'main-content': async (req) => extractMainContentFromBytes(req.bytes, req.params.charset, req.limits.maxOutputChars),
 };
 

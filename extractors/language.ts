@@ -3,8 +3,16 @@
  * characters. Returns undefined when neither language is clearly ahead.
  */
 
-const DE = new Set('der die das und ist nicht ein eine einer mit für auf dem den des von zu sich auch als wird werden sind bei oder aus wir ich sie es im nach über noch wie aber dass kann'.split(' '));
-const EN = new Set('the and is are not a an of to in that for on with as by this be it from or at was were have has which you we will can but'.split(' '));
+const DE = new Set(
+  'der die das und ist nicht ein eine einer mit für auf dem den des von zu sich auch als wird werden sind bei oder aus wir ich sie es im nach über noch wie aber dass kann'.split(
+    ' ',
+  ),
+);
+const EN = new Set(
+  'the and is are not a an of to in that for on with as by this be it from or at was were have has which you we will can but'.split(
+    ' ',
+  ),
+);
 
 export function detectLanguage(text: string): 'de' | 'en' | undefined {
   const sample = text.slice(0, 20_000).toLowerCase();

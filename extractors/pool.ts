@@ -105,23 +105,35 @@ export class ExtractionPool {
   private spawn(): Slot {
     const options = { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } };
     const bundled = this.workerUrl === WORKER_URL ? seaWorkerSource() : null;
-    const worker = bundled !== null
-      ? new Worker(bundled, { ...options, eval: true })
-      : new Worker(bootstrapUrl(this.workerUrl), options);
+    const worker =
+      bundled !== null
+        ? new Worker(bundled, { ...options, eval: true })
+        : new Worker(bootstrapUrl(this.workerUrl), options);
     const slot: Slot = { worker, current: null, timer: null, onAbort: null };
-    worker.on('message', (msg: { id: number; ok: boolean; result?: JobResults[JobKind]; error?: { code: ExtractionErrorCode; message: string } }) => {
-      const job = slot.current;
-      if (!job || job.id !== msg.id) return;
-      this.release(slot);
-      if (msg.ok) job.resolve(msg.result!);
-      else job.reject(new ExtractionError(msg.error!.code, msg.error!.message));
-      this.pump();
-    });
+    worker.on(
+      'message',
+      (msg: {
+        id: number;
+        ok: boolean;
+        result?: JobResults[JobKind];
+        error?: { code: ExtractionErrorCode; message: string };
+      }) => {
+        const job = slot.current;
+        if (!job || job.id !== msg.id) return;
+        this.release(slot);
+        if (msg.ok) job.resolve(msg.result!);
+        else job.reject(new ExtractionError(msg.error!.code, msg.error!.message));
+        this.pump();
+      },
+    );
     worker.on('error', (err) => {
       const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.fail(slot, oom
-        ? new ExtractionError('TOO_LARGE', `extraction exceeded the worker memory limit of ${this.maxHeapMb} MB`)
-        : new ExtractionError('CORRUPT', `extraction worker crashed: ${err.message}`));
+      this.fail(
+        slot,
+        oom
+          ? new ExtractionError('TOO_LARGE', `extraction exceeded the worker memory limit of ${this.maxHeapMb} MB`)
+          : new ExtractionError('CORRUPT', `extraction worker crashed: ${err.message}`),
+      );
     });
     worker.on('exit', () => this.fail(slot, new ExtractionError('CORRUPT', 'extraction worker exited unexpectedly')));
     worker.unref();
@@ -169,13 +181,17 @@ export class ExtractionPool {
         while (at < this.queue.length && this.queue[at].job.interactive === true) at++;
         this.queue.splice(at, 0, pending);
       } else this.queue.push(pending);
-      job.signal?.addEventListener('abort', () => {
-        const i = this.queue.indexOf(pending);
-        if (i >= 0) {
-          this.queue.splice(i, 1);
-          reject(new ExtractionError('ABORTED', 'extraction aborted'));
-        }
-      }, { once: true });
+      job.signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.queue.indexOf(pending);
+          if (i >= 0) {
+            this.queue.splice(i, 1);
+            reject(new ExtractionError('ABORTED', 'extraction aborted'));
+          }
+        },
+        { once: true },
+      );
       this.pump();
     });
   }
@@ -194,7 +210,10 @@ export class ExtractionPool {
     slot.current = pending;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
-      this.fail(slot, new ExtractionError('TIMEOUT', `extraction exceeded the wall-time limit of ${job.limits.timeoutMs} ms`));
+      this.fail(
+        slot,
+        new ExtractionError('TIMEOUT', `extraction exceeded the wall-time limit of ${job.limits.timeoutMs} ms`),
+      );
     }, job.limits.timeoutMs);
     if (job.signal) {
       slot.onAbort = () => this.fail(slot, new ExtractionError('ABORTED', 'extraction aborted'));
@@ -203,7 +222,13 @@ export class ExtractionPool {
     // Structured clone copies a view's whole underlying buffer, so views are compacted first.
     const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;
     const req: WorkerRequest = {
-      id: pending.id, kind: job.kind, bytes: whole ? job.bytes : job.bytes.slice(), mediaType: job.mediaType, params: job.params, fileName: job.fileName, limits: job.limits,
+      id: pending.id,
+      kind: job.kind,
+      bytes: whole ? job.bytes : job.bytes.slice(),
+      mediaType: job.mediaType,
+      params: job.params,
+      fileName: job.fileName,
+      limits: job.limits,
     };
     slot.worker.postMessage(req);
   }
@@ -218,13 +243,15 @@ export class ExtractionPool {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
     const slots = this.slots.splice(0);
-    await Promise.all(slots.map(async (s) => {
-      const job = s.current;
-      this.release(s);
-      s.worker.removeAllListeners('exit');
-      s.worker.on('error', () => undefined);
-      job?.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
-      await s.worker.terminate();
-    }));
+    await Promise.all(
+      slots.map(async (s) => {
+        const job = s.current;
+        this.release(s);
+        s.worker.removeAllListeners('exit');
+        s.worker.on('error', () => undefined);
+        job?.reject(new ExtractionError('OVERLOADED', 'extraction pool is closed'));
+        await s.worker.terminate();
+      }),
+    );
   }
 }

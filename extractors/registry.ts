@@ -50,12 +50,46 @@ const METADATA = entry('metadata-only', extractMetadataOnly);
 
 /** Suffix-table rows whose format has a real extractor; every other row is metadata only. */
 const BY_SUFFIX: Record<string, RegistryEntry> = {
-  pdf: PDF, docx: DOCX, docm: DOCX, dotx: DOCX, odt: ODT, rtf: RTF,
-  pptx: PPTX, pptm: PPTX, ppsx: PPTX, potx: PPTX, odp: ODP,
-  xlsx: XLSX, xlsm: XLSX, xltx: XLSX, ods: ODS, csv: CSV, tsv: TSV,
-  html: HTML, xhtml: HTML, txt: TEXT, md: MARKDOWN, json: JSON_, xml: XML, yaml: TEXT,
-  js: TEXT, ts: TEXT, py: TEXT, java: TEXT, c: TEXT, cpp: TEXT, cs: TEXT, go: TEXT, rs: TEXT, rb: TEXT,
-  php: TEXT, sh: TEXT, sql: TEXT, css: TEXT, eml: EMAIL, zip: ZIP,
+  pdf: PDF,
+  docx: DOCX,
+  docm: DOCX,
+  dotx: DOCX,
+  odt: ODT,
+  rtf: RTF,
+  pptx: PPTX,
+  pptm: PPTX,
+  ppsx: PPTX,
+  potx: PPTX,
+  odp: ODP,
+  xlsx: XLSX,
+  xlsm: XLSX,
+  xltx: XLSX,
+  ods: ODS,
+  csv: CSV,
+  tsv: TSV,
+  html: HTML,
+  xhtml: HTML,
+  txt: TEXT,
+  md: MARKDOWN,
+  json: JSON_,
+  xml: XML,
+  yaml: TEXT,
+  js: TEXT,
+  ts: TEXT,
+  py: TEXT,
+  java: TEXT,
+  c: TEXT,
+  cpp: TEXT,
+  cs: TEXT,
+  go: TEXT,
+  rs: TEXT,
+  rb: TEXT,
+  php: TEXT,
+  sh: TEXT,
+  sql: TEXT,
+  css: TEXT,
+  eml: EMAIL,
+  zip: ZIP,
 };
 
 const BY_MEDIA_TYPE = new Map<string, RegistryEntry>();
@@ -84,7 +118,11 @@ export function parseMediaType(value: string | undefined): { type: string; param
   const params: Record<string, string> = {};
   for (const p of rest) {
     const eq = p.indexOf('=');
-    if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (eq > 0)
+      params[p.slice(0, eq).trim().toLowerCase()] = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
   }
   return { type: head.trim().toLowerCase(), params };
 }
@@ -115,19 +153,35 @@ export function sniffExtractor(bytes: Uint8Array, limits: ExtractLimits): Regist
   if (head.startsWith('{\\rtf')) return RTF;
   const b = bytes;
   const magic = (...m: number[]) => m.every((v, i) => b[i] === v);
-  if (magic(0xd0, 0xcf, 0x11, 0xe0) || magic(0x89, 0x50, 0x4e, 0x47) || magic(0xff, 0xd8, 0xff) || head.startsWith('GIF8') ||
-    magic(0x1f, 0x8b) || head.startsWith('7z\xbc\xaf') || head.startsWith('Rar!') || (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP')) {
+  if (
+    magic(0xd0, 0xcf, 0x11, 0xe0) ||
+    magic(0x89, 0x50, 0x4e, 0x47) ||
+    magic(0xff, 0xd8, 0xff) ||
+    head.startsWith('GIF8') ||
+    magic(0x1f, 0x8b) ||
+    head.startsWith('7z\xbc\xaf') ||
+    head.startsWith('Rar!') ||
+    (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP')
+  ) {
     return METADATA;
   }
   if (!looksLikeText(bytes)) return METADATA;
-  const start = head.replace(/^\ufeff|^\xef\xbb\xbf/, '').trimStart().toLowerCase();
+  const start = head
+    .replace(/^\ufeff|^\xef\xbb\xbf/, '')
+    .trimStart()
+    .toLowerCase();
   if (start.startsWith('<!doctype html') || start.startsWith('<html')) return HTML;
   if (start.startsWith('<?xml') || /^<[a-z_][\w:.-]*[\s>]/.test(start)) return XML;
   return TEXT;
 }
 
 /** Resolves the registry entry for a context (media type, file name) and the bytes. */
-export function resolveExtractor(bytes: Uint8Array, mediaType: string, fileName: string | undefined, limits: ExtractLimits): RegistryEntry {
+export function resolveExtractor(
+  bytes: Uint8Array,
+  mediaType: string,
+  fileName: string | undefined,
+  limits: ExtractLimits,
+): RegistryEntry {
   const type = baseMediaType(mediaType);
   const exact = BY_MEDIA_TYPE.get(type);
   if (exact) return exact;
@@ -144,9 +198,13 @@ export function resolveExtractor(bytes: Uint8Array, mediaType: string, fileName:
 /** Runs the registry's extractor for `ctx`, enforcing the input size and wrapping failures in ExtractionError. */
 export async function extractWith(bytes: Uint8Array, ctx: ExtractContext): Promise<Extraction> {
   if (bytes.byteLength > ctx.limits.maxInputBytes) {
-    throw new ExtractionError('TOO_LARGE', `input of ${bytes.byteLength} bytes exceeds the limit of ${ctx.limits.maxInputBytes} bytes`);
+    throw new ExtractionError(
+      'TOO_LARGE',
+      `input of ${bytes.byteLength} bytes exceeds the limit of ${ctx.limits.maxInputBytes} bytes`,
+    );
   }
-  if (ctx.depth > ctx.limits.maxDepth) throw new ExtractionError('DEPTH', `nesting depth ${ctx.depth} exceeds ${ctx.limits.maxDepth}`);
+  if (ctx.depth > ctx.limits.maxDepth)
+    throw new ExtractionError('DEPTH', `nesting depth ${ctx.depth} exceeds ${ctx.limits.maxDepth}`);
   checkAborted(ctx.signal);
   const { format, extractor } = resolveExtractor(bytes, ctx.mediaType, ctx.fileName, ctx.limits);
   const withBudget: ExtractContext = ctx.budget ? ctx : { ...ctx, budget: { inflatedBytes: 0 } };
@@ -159,7 +217,17 @@ export async function extractWith(bytes: Uint8Array, ctx: ExtractContext): Promi
 
 /** Extracts an embedded document (attachment, archive member) one level deeper than `parent`. */
 export function extractNested(
-  bytes: Uint8Array, mediaType: string, fileName: string | undefined, parent: ExtractContext, params: Record<string, string> = {},
+  bytes: Uint8Array,
+  mediaType: string,
+  fileName: string | undefined,
+  parent: ExtractContext,
+  params: Record<string, string> = {},
 ): Promise<Extraction> {
-  return extractWith(bytes, { ...parent, mediaType: baseMediaType(mediaType), params, fileName, depth: parent.depth + 1 });
+  return extractWith(bytes, {
+    ...parent,
+    mediaType: baseMediaType(mediaType),
+    params,
+    fileName,
+    depth: parent.depth + 1,
+  });
 }

@@ -6,7 +6,7 @@
  */
 
 export type SearchFileType =
-  | 'pdf' | 'word' | 'powerpoint' | 'excel' | 'html' | 'txt' | 'compressed' | 'image' | 'email' | 'onenote' | 'other';
+  'pdf' | 'word' | 'powerpoint' | 'excel' | 'html' | 'txt' | 'compressed' | 'image' | 'email' | 'onenote' | 'other';
 
 export interface FileTypeRow {
   suffix: string;
@@ -17,7 +17,12 @@ export interface FileTypeRow {
   extensions?: string[];
 }
 
-const row = (suffix: string, searchFileType: SearchFileType, mediaTypes: string[], extensions?: string[]): FileTypeRow =>
+const row = (
+  suffix: string,
+  searchFileType: SearchFileType,
+  mediaTypes: string[],
+  extensions?: string[],
+): FileTypeRow =>
   extensions ? { suffix, searchFileType, mediaTypes, extensions } : { suffix, searchFileType, mediaTypes };
 
 const OOXML = 'application/vnd.openxmlformats-officedocument';
@@ -146,7 +151,9 @@ export function computeSuffix(input: SuffixInput): SuffixResult {
 export function fileTypeTableMarkdown(): string {
   const lines = ['| Suffix | Search file type | Media types | Other extensions |', '|---|---|---|---|'];
   for (const r of FILE_TYPE_TABLE) {
-    lines.push(`| ${r.suffix} | ${r.searchFileType} | ${r.mediaTypes.join(', ')} | ${(r.extensions ?? []).join(', ')} |`);
+    lines.push(
+      `| ${r.suffix} | ${r.searchFileType} | ${r.mediaTypes.join(', ')} | ${(r.extensions ?? []).join(', ')} |`,
+    );
   }
   return lines.join('\n');
 }

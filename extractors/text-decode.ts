@@ -6,7 +6,8 @@
 import { ExtractionError } from './errors.ts';
 
 /** windows-1252 characters of bytes 0x80-0x9F (the five unassigned bytes map to themselves, as in WHATWG). */
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** A decoder for one charset. */
@@ -26,14 +27,17 @@ export function charsetDecoder(label: string): CharsetDecoder {
   return {
     decode(bytes: Uint8Array): string {
       const latin = td.decode(bytes);
-      return /[\u0080-\u009f]/.test(latin) ? latin.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]) : latin;
+      return /[\u0080-\u009f]/.test(latin)
+        ? latin.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80])
+        : latin;
     },
   };
 }
 
 /** Detected encoding from a byte-order mark, with the BOM length to skip. */
 export function sniffBom(bytes: Uint8Array): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; skip: number } | null {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { encoding: 'utf-8', skip: 3 };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', skip: 2 };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', skip: 2 };
   return null;
@@ -42,7 +46,10 @@ export function sniffBom(bytes: Uint8Array): { encoding: 'utf-8' | 'utf-16le' | 
 /** Normalises charset labels; unknown labels return null. */
 export function normaliseCharset(label: string | undefined): string | null {
   if (!label) return null;
-  const l = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  const l = label
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, '');
   try {
     return new TextDecoder(l).encoding;
   } catch {
@@ -69,7 +76,10 @@ export function decodeText(bytes: Uint8Array, charset?: string): string {
     let invalid = 0;
     for (let i = 0; i < utf8.length; i++) {
       const c = utf8.charCodeAt(i);
-      if (c >= 0x80) { nonAscii++; if (c === 0xfffd) invalid++; }
+      if (c >= 0x80) {
+        nonAscii++;
+        if (c === 0xfffd) invalid++;
+      }
     }
     return invalid * 4 <= nonAscii ? utf8 : charsetDecoder('windows-1252').decode(bytes);
   }

@@ -147,7 +147,12 @@ function tokenize(text: string, what: string): XmlChild[] {
   scanXml(text, what, {
     open(tag, attrText, selfClosing) {
       const colon = tag.indexOf(':');
-      const el: XmlElement = { tag, local: colon >= 0 ? tag.slice(colon + 1) : tag, attrs: parseAttributes(attrText), children: [] };
+      const el: XmlElement = {
+        tag,
+        local: colon >= 0 ? tag.slice(colon + 1) : tag,
+        attrs: parseAttributes(attrText),
+        children: [],
+      };
       current.push(el);
       if (!selfClosing) {
         stack.push(el);

@@ -30,7 +30,7 @@ const RATIO_FREE_BYTES = 1024 * 1024;
 
 /** True when the bytes start like a ZIP file (local header or empty archive). */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) ;
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5);
 }
 
 /** CP437 characters of bytes 0x80-0xFF (the DOS code page of ZIP names without the UTF-8 flag). */
@@ -69,7 +69,11 @@ export class ZipReader {
   private readonly budget: InflateBudget;
 
   /** `budget` is shared by nested containers of one document so their total stays under the limit. */
-  constructor(private readonly bytes: Uint8Array, private readonly limits: ExtractLimits, budget?: InflateBudget) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly limits: ExtractLimits,
+    budget?: InflateBudget,
+  ) {
     this.budget = budget ?? { inflatedBytes: 0 };
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.entries = this.readCentralDirectory();
@@ -83,21 +87,28 @@ export class ZipReader {
     let eocd = -1;
     const stop = Math.max(0, b.length - 22 - 0xffff);
     for (let i = b.length - 22; i >= stop; i--) {
-      if (v.getUint32(i, true) === EOCD_SIG) { eocd = i; break; }
+      if (v.getUint32(i, true) === EOCD_SIG) {
+        eocd = i;
+        break;
+      }
     }
-    if (eocd < 0) throw new ExtractionError('CORRUPT', 'zip: end of central directory not found (truncated or not a ZIP)');
+    if (eocd < 0)
+      throw new ExtractionError('CORRUPT', 'zip: end of central directory not found (truncated or not a ZIP)');
     const count = v.getUint16(eocd + 10, true);
     const cdSize = v.getUint32(eocd + 12, true);
     const cdOffset = v.getUint32(eocd + 16, true);
-    if (count === 0xffff || cdOffset === 0xffffffff) throw new ExtractionError('UNSUPPORTED', 'zip: ZIP64 archives are not supported');
+    if (count === 0xffff || cdOffset === 0xffffffff)
+      throw new ExtractionError('UNSUPPORTED', 'zip: ZIP64 archives are not supported');
     if (count > this.limits.maxEntries) {
       throw new ExtractionError('ZIP_BOMB', `zip: ${count} entries exceed the limit of ${this.limits.maxEntries}`);
     }
-    if (cdOffset + cdSize > b.length) throw new ExtractionError('CORRUPT', 'zip: central directory lies outside the file');
+    if (cdOffset + cdSize > b.length)
+      throw new ExtractionError('CORRUPT', 'zip: central directory lies outside the file');
     const out: ZipEntry[] = [];
     let p = cdOffset;
     for (let i = 0; i < count; i++) {
-      if (p + 46 > b.length || v.getUint32(p, true) !== CEN_SIG) throw new ExtractionError('CORRUPT', `zip: bad central directory record ${i}`);
+      if (p + 46 > b.length || v.getUint32(p, true) !== CEN_SIG)
+        throw new ExtractionError('CORRUPT', `zip: bad central directory record ${i}`);
       const nameLen = v.getUint16(p + 28, true);
       const extraLen = v.getUint16(p + 30, true);
       const commentLen = v.getUint16(p + 32, true);
@@ -110,7 +121,11 @@ export class ZipReader {
         localHeaderOffset: v.getUint32(p + 42, true),
         name: decodeEntryName(b.subarray(p + 46, p + 46 + nameLen), v.getUint16(p + 8, true)),
       };
-      if (entry.compressedSize === 0xffffffff || entry.uncompressedSize === 0xffffffff || entry.localHeaderOffset === 0xffffffff) {
+      if (
+        entry.compressedSize === 0xffffffff ||
+        entry.uncompressedSize === 0xffffffff ||
+        entry.localHeaderOffset === 0xffffffff
+      ) {
         throw new ExtractionError('UNSUPPORTED', 'zip: ZIP64 entries are not supported');
       }
       out.push(entry);
@@ -145,15 +160,22 @@ export class ZipReader {
     if (e.flags & 1) throw new ExtractionError('UNSUPPORTED', `zip: entry ${e.name} is encrypted`);
     const remaining = limits.maxDecompressedBytes - this.budget.inflatedBytes;
     if (e.uncompressedSize > remaining) {
-      throw new ExtractionError('ZIP_BOMB', `zip: decompressed size would exceed ${limits.maxDecompressedBytes} bytes (entry ${e.name})`);
+      throw new ExtractionError(
+        'ZIP_BOMB',
+        `zip: decompressed size would exceed ${limits.maxDecompressedBytes} bytes (entry ${e.name})`,
+      );
     }
     const ratioCap = Math.max(RATIO_FREE_BYTES, e.compressedSize * limits.maxCompressionRatio);
     if (e.uncompressedSize > ratioCap) {
-      throw new ExtractionError('ZIP_BOMB', `zip: entry ${e.name} compression ratio exceeds ${limits.maxCompressionRatio}`);
+      throw new ExtractionError(
+        'ZIP_BOMB',
+        `zip: entry ${e.name} compression ratio exceeds ${limits.maxCompressionRatio}`,
+      );
     }
     const v = this.view;
     const p = e.localHeaderOffset;
-    if (p + 30 > this.bytes.length || v.getUint32(p, true) !== LOC_SIG) throw new ExtractionError('CORRUPT', `zip: bad local header for ${e.name}`);
+    if (p + 30 > this.bytes.length || v.getUint32(p, true) !== LOC_SIG)
+      throw new ExtractionError('CORRUPT', `zip: bad local header for ${e.name}`);
     const start = p + 30 + v.getUint16(p + 26, true) + v.getUint16(p + 28, true);
     const end = start + e.compressedSize;
     if (end > this.bytes.length) throw new ExtractionError('CORRUPT', `zip: entry ${e.name} is truncated`);
@@ -172,7 +194,11 @@ export class ZipReader {
         }
         throw new ExtractionError('CORRUPT', `zip: entry ${e.name} cannot be inflated (${(err as Error).message})`);
       }
-    } else throw new ExtractionError('UNSUPPORTED', `zip: compression method ${e.method} of entry ${e.name} is not supported`);
+    } else
+      throw new ExtractionError(
+        'UNSUPPORTED',
+        `zip: compression method ${e.method} of entry ${e.name} is not supported`,
+      );
     this.budget.inflatedBytes += data.length;
     return data;
   }

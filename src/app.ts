@@ -79,7 +79,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingUserRoutes(services));
   app.route('/api/indexing', indexingGroupRoutes(services));
   app.route('/api/indexing', indexingMembershipRoutes(services));
-  if (services.documents) app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
+  if (services.documents)
+    app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -20,8 +20,10 @@ const VARIABLE_HELP: Record<Variable, string> = {
   DATA_DIR: 'directory holding all state; created if missing',
   ADMIN_KEY: 'operator master key (16+ characters); unset on first start: one is generated and printed once',
   COMMIT_INTERVAL_MS: 'how often the search engine commits; pushed documents become searchable then',
-  MERGE_IDLE_MS: 'quiet time (no document pushed or deleted) after which the search index is compacted towards one segment; 0 = never',
-  SEARCH_THREADS: 'worker threads running searches (default: one per core up to 4, none on one core); 0 = on the main thread',
+  MERGE_IDLE_MS:
+    'quiet time (no document pushed or deleted) after which the search index is compacted towards one segment; 0 = never',
+  SEARCH_THREADS:
+    'worker threads running searches (default: one per core up to 4, none on one core); 0 = on the main thread',
   INDEXING_API_MAX_BINARY_BYTES: 'largest decoded binary_base64 of a pushed document',
   MAX_REQUEST_BYTES: 'largest request body (default: one maximal Base64 binary + 16 MiB)',
   LOG_LEVEL: 'debug, info, warn, error or silent',
@@ -68,8 +70,7 @@ export function usage(): string {
 }
 
 export type CommandLine =
-  | { action: 'serve' }
-  | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
+  { action: 'serve' } | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
 
 /** Decides what the process does for the given arguments (process.argv.slice(2)). */
 export function parseCommandLine(args: readonly string[]): CommandLine {

@@ -40,11 +40,25 @@ export const EnvSchema = v.object({
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
   MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
   SEARCH_THREADS: v.optional(intFromEnv('SEARCH_THREADS', 0, 64)),
-  INDEXING_API_MAX_BINARY_BYTES: v.optional(intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000), String(100 * MB)),
+  INDEXING_API_MAX_BINARY_BYTES: v.optional(
+    intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000),
+    String(100 * MB),
+  ),
   MAX_REQUEST_BYTES: v.optional(intFromEnv('MAX_REQUEST_BYTES', 1024, 4_000_000_000)),
-  LOG_LEVEL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)), 'info'),
+  LOG_LEVEL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`),
+    ),
+    'info',
+  ),
   STATE_COMPACT_BYTES: v.optional(intFromEnv('STATE_COMPACT_BYTES', 4096), String(16 * 1024 * 1024)),
-  WEB_SEARCH_DEFAULT_MODE: v.optional(v.picklist(['search', 'context', 'engine2'], 'WEB_SEARCH_DEFAULT_MODE must be search, context or engine2'), 'search'),
+  WEB_SEARCH_DEFAULT_MODE: v.optional(
+    v.picklist(['search', 'context', 'engine2'], 'WEB_SEARCH_DEFAULT_MODE must be search, context or engine2'),
+    'search',
+  ),
   BRAVE_API_KEY: v.optional(v.string()),
   BRAVE_BASE_URL: v.optional(v.pipe(v.string(), v.url('BRAVE_BASE_URL must be a URL')), 'https://api.search.brave.com'),
   SEARXNG_BASE_URL: v.optional(v.pipe(v.string(), v.url('SEARXNG_BASE_URL must be a URL'))),
@@ -58,7 +72,13 @@ export const EnvSchema = v.object({
   WEB_SEARCH_DEEP_CONTENT_CHARS: v.optional(intFromEnv('WEB_SEARCH_DEEP_CONTENT_CHARS', 100, 10_000_000), '100000'),
   LLM_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('LLM_BASE_URL must be a URL'))),
   LLM_API_KEY: v.optional(v.string()),
-  LLM_MODELS: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'LLM_MODELS must be a comma-separated list of model ids'))),
+  LLM_MODELS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'LLM_MODELS must be a comma-separated list of model ids'),
+    ),
+  ),
   LLM_TIMEOUT_MS: v.optional(intFromEnv('LLM_TIMEOUT_MS', 100, 3_600_000), '120000'),
   CHAT_MAX_TOOL_ROUNDS: v.optional(intFromEnv('CHAT_MAX_TOOL_ROUNDS', 0, 16), '4'),
   CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
@@ -148,7 +168,9 @@ export class ConfigError extends Error {
 /** Parse the environment; throws ConfigError with one readable line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(
-    Object.keys(EnvSchema.entries).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]),
+    Object.keys(EnvSchema.entries)
+      .filter((k) => env[k] !== undefined && env[k] !== '')
+      .map((k) => [k, env[k]]),
   );
   const result = v.safeParse(EnvSchema, present);
   if (!result.success) {
@@ -164,11 +186,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   for (const key of BASE_URL_VARIABLES) {
     const url = e[key] === undefined || !URL.canParse(e[key]) ? undefined : new URL(e[key]);
     if (url && (url.username || url.password)) {
-      throw new ConfigError(`invalid configuration:\n  ${key}: must not contain credentials (user:password@): requests cannot carry them (value hidden)`);
+      throw new ConfigError(
+        `invalid configuration:\n  ${key}: must not contain credentials (user:password@): requests cannot carry them (value hidden)`,
+      );
     }
   }
   if (e.LLM_BASE_URL !== undefined && !e.LLM_MODELS) {
-    throw new ConfigError('invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")');
+    throw new ConfigError(
+      'invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")',
+    );
   }
   const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
   return {

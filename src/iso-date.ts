@@ -27,7 +27,8 @@ export function hasRealCalendarFields(text: string): boolean {
   const month = Number(m[2]);
   const day = Number(m[3]);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || (m[6] !== undefined && Number(m[6]) > 59))) return false;
+  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || (m[6] !== undefined && Number(m[6]) > 59)))
+    return false;
   if (m[4] !== undefined) {
     const z = OFFSET.exec(text.slice(m[0].length));
     if (z && (Number(z[1]) > 23 || Number(z[2]) > 59)) return false;

@@ -40,7 +40,8 @@ export function jsonSizeExceeds(value: unknown, maxChars: number): boolean {
       }
     } else {
       // A string's escapes are counted only when it could fit at all (the stringify stays within the budget).
-      left -= typeof x === 'string' ? (x.length + 2 > left ? x.length + 2 : JSON.stringify(x).length) : String(x).length;
+      left -=
+        typeof x === 'string' ? (x.length + 2 > left ? x.length + 2 : JSON.stringify(x).length) : String(x).length;
     }
     return left < 0;
   };
@@ -64,12 +65,14 @@ export interface CopyBounds {
  * bounds are returned as they are (scalars) or copied unchanged (containers).
  */
 export function boundedCopy(value: unknown, bounds: CopyBounds = {}): unknown {
-  if (!isContainer(value) && (typeof value !== 'string' || value.length <= (bounds.maxStringChars ?? 16_384))) return value;
+  if (!isContainer(value) && (typeof value !== 'string' || value.length <= (bounds.maxStringChars ?? 16_384)))
+    return value;
   const maxDepth = bounds.maxDepth ?? 32;
   const maxString = bounds.maxStringChars ?? 16_384;
   let values = bounds.maxValues ?? 10_000;
   let chars = bounds.maxChars ?? 262_144;
-  const describe = (x: object) => (Array.isArray(x) ? `array of ${x.length} items` : `object with ${Object.keys(x).length} keys`);
+  const describe = (x: object) =>
+    Array.isArray(x) ? `array of ${x.length} items` : `object with ${Object.keys(x).length} keys`;
   const copy = (x: unknown, depth: number): unknown => {
     values--;
     if (typeof x === 'string') {
@@ -78,7 +81,8 @@ export function boundedCopy(value: unknown, bounds: CopyBounds = {}): unknown {
       return x;
     }
     if (!isContainer(x)) return x;
-    if (depth >= maxDepth) return `<${Array.isArray(x) ? 'array' : 'object'} nested deeper than ${maxDepth} levels, not echoed>`;
+    if (depth >= maxDepth)
+      return `<${Array.isArray(x) ? 'array' : 'object'} nested deeper than ${maxDepth} levels, not echoed>`;
     if (Array.isArray(x)) {
       if (x.length > values) return `<${describe(x)}, not echoed>`;
       return x.map((child) => copy(child, depth + 1));

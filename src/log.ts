@@ -40,7 +40,12 @@ export function createLogger(level: LogLevel, sink: LogSink = defaultSink, base:
   const min = ORDER[level];
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (ORDER[lvl] < min) return;
-    const record = { time: new Date().toISOString(), level: lvl, msg, ...(redact({ ...base, ...fields }) as LogFields) };
+    const record = {
+      time: new Date().toISOString(),
+      level: lvl,
+      msg,
+      ...(redact({ ...base, ...fields }) as LogFields),
+    };
     sink(JSON.stringify(record), lvl);
   };
   return {

@@ -44,11 +44,17 @@ const upstream = createServer(async (req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const send = async (delta: unknown, finish: string | null = null) => {
     await sleep(DELAY);
-    res.write(`data: ${JSON.stringify({ id: 'u', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: 'u', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   };
   const last = body.messages[body.messages.length - 1];
   if (body.tools && last.role === 'user') {
-    await send({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'serviceSearch', arguments: '{"query":"travel"}' } }] });
+    await send({
+      tool_calls: [
+        { index: 0, id: 'c1', type: 'function', function: { name: 'serviceSearch', arguments: '{"query":"travel"}' } },
+      ],
+    });
     await send({}, 'tool_calls');
   } else {
     for (let i = 0; i < TOKENS; i++) await send({ content: `tok${i} ` });
@@ -61,7 +67,13 @@ await once(upstream, 'listening');
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
 
 const dir = await mkdtemp(join(tmpdir(), 'chat-bench-'));
-const config = loadConfig({ ADMIN_KEY: MASTER, DATA_DIR: dir, LLM_BASE_URL: upstreamUrl, LLM_MODELS: 'bench-model', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  ADMIN_KEY: MASTER,
+  DATA_DIR: dir,
+  LLM_BASE_URL: upstreamUrl,
+  LLM_MODELS: 'bench-model',
+  LOG_LEVEL: 'silent',
+});
 const state = await openMemoryState();
 const app = createApp({
   config,
@@ -70,11 +82,25 @@ const app = createApp({
   now: () => Date.now(),
   chatSearch: async () => {
     await sleep(SEARCH_MS);
-    return [{ id: 'd1', title: 'Travel policy', path_preview: 'wiki/travel', datasource: 'wikitool', text: 'Employees book trains.' }];
+    return [
+      {
+        id: 'd1',
+        title: 'Travel policy',
+        path_preview: 'wiki/travel',
+        datasource: 'wikitool',
+        text: 'Employees book trains.',
+      },
+    ];
   },
 });
 const admin = (path: string, body: unknown) =>
-  app.request(path, { method: 'POST', headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+  app
+    .request(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    .then((r) => r.json() as Promise<any>);
 await admin('/api/admin/accounts', { email: 'bench@example.com' });
 const { key } = await admin('/api/admin/accounts/bench%40example.com/keys', {});
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -152,21 +178,35 @@ const dFirst = d.map((x) => x.first);
 const sFirst = s.map((x) => x.first);
 const tFirst = t.map((x) => x.first);
 const toolBaseline = mean(rounds) + SEARCH_MS + mean(dFirst);
-console.log(`\n## Chat TTFT (runs ${RUNS}, ${TOKENS} tokens, ${DELAY} ms per upstream event, search stub ${SEARCH_MS} ms)\n`);
+console.log(
+  `\n## Chat TTFT (runs ${RUNS}, ${TOKENS} tokens, ${DELAY} ms per upstream event, search stub ${SEARCH_MS} ms)\n`,
+);
 console.log('| path | TTFT mean ms | p50 | p90 | added mean ms | added p50 |');
 console.log('|---|---|---|---|---|---|');
 console.log(`| upstream direct | ${f(mean(dFirst))} | ${f(pct(dFirst, 50))} | ${f(pct(dFirst, 90))} | | |`);
-console.log(`| service, no tools | ${f(mean(sFirst))} | ${f(pct(sFirst, 50))} | ${f(pct(sFirst, 90))} | ${f(mean(sFirst) - mean(dFirst))} | ${f(pct(sFirst, 50) - pct(dFirst, 50))} |`);
-console.log(`| service, serviceSearch round | ${f(mean(tFirst))} | ${f(pct(tFirst, 50))} | ${f(pct(tFirst, 90))} | ${f(mean(tFirst) - toolBaseline)} | ${f(pct(tFirst, 50) - (pct(rounds, 50) + SEARCH_MS + pct(dFirst, 50)))} |`);
-console.log(`\nbaseline of the tool path: direct tool round ${f(mean(rounds))} + search ${SEARCH_MS} + direct TTFT ${f(mean(dFirst))} = ${f(toolBaseline)} ms`);
+console.log(
+  `| service, no tools | ${f(mean(sFirst))} | ${f(pct(sFirst, 50))} | ${f(pct(sFirst, 90))} | ${f(mean(sFirst) - mean(dFirst))} | ${f(pct(sFirst, 50) - pct(dFirst, 50))} |`,
+);
+console.log(
+  `| service, serviceSearch round | ${f(mean(tFirst))} | ${f(pct(tFirst, 50))} | ${f(pct(tFirst, 90))} | ${f(mean(tFirst) - toolBaseline)} | ${f(pct(tFirst, 50) - (pct(rounds, 50) + SEARCH_MS + pct(dFirst, 50)))} |`,
+);
+console.log(
+  `\nbaseline of the tool path: direct tool round ${f(mean(rounds))} + search ${SEARCH_MS} + direct TTFT ${f(mean(dFirst))} = ${f(toolBaseline)} ms`,
+);
 const sGaps = s.flatMap((x) => x.gaps);
 const dGaps = d.flatMap((x) => x.gaps);
 console.log('\n| pass-through | direct | service |');
 console.log('|---|---|---|');
-console.log(`| gap between tokens mean / p50 / max ms | ${f(mean(dGaps))} / ${f(pct(dGaps, 50))} / ${f(Math.max(...dGaps))} | ${f(mean(sGaps))} / ${f(pct(sGaps, 50))} / ${f(Math.max(...sGaps))} |`);
-console.log(`| last token mean ms (ideal ~${TOKENS * DELAY}) | ${f(mean(d.map((x) => x.last)))} | ${f(mean(s.map((x) => x.last)))} |`);
+console.log(
+  `| gap between tokens mean / p50 / max ms | ${f(mean(dGaps))} / ${f(pct(dGaps, 50))} / ${f(Math.max(...dGaps))} | ${f(mean(sGaps))} / ${f(pct(sGaps, 50))} / ${f(Math.max(...sGaps))} |`,
+);
+console.log(
+  `| last token mean ms (ideal ~${TOKENS * DELAY}) | ${f(mean(d.map((x) => x.last)))} | ${f(mean(s.map((x) => x.last)))} |`,
+);
 const batched = sGaps.filter((g) => g < DELAY / 3).length;
-console.log(`| gaps shorter than D/3 (tokens batched) | ${dGaps.filter((g) => g < DELAY / 3).length} of ${dGaps.length} | ${batched} of ${sGaps.length} |`);
+console.log(
+  `| gaps shorter than D/3 (tokens batched) | ${dGaps.filter((g) => g < DELAY / 3).length} of ${dGaps.length} | ${batched} of ${sGaps.length} |`,
+);
 
 (server as unknown as { closeAllConnections(): void }).closeAllConnections();
 server.close();

@@ -10,7 +10,9 @@ import { createRng } from '../lib/prng.ts';
 import type { BenchDoc } from './types.ts';
 
 const STOP = new Set(
-  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with from which'.split(' '),
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with from which'.split(
+    ' ',
+  ),
 );
 
 const WORD = /[A-Za-z]{2,}/g;

@@ -14,9 +14,9 @@ function jsonl<T>(path: string): T[] {
 }
 
 export function loadSciFact(): RelevanceSet {
-  const docs: BenchDoc[] = jsonl<{ _id: string; title: string; text: string }>(corpusPath('scifact', 'corpus.jsonl')).map(
-    (d) => ({ id: String(d._id), title: d.title ?? '', body: d.text ?? '' }),
-  );
+  const docs: BenchDoc[] = jsonl<{ _id: string; title: string; text: string }>(
+    corpusPath('scifact', 'corpus.jsonl'),
+  ).map((d) => ({ id: String(d._id), title: d.title ?? '', body: d.text ?? '' }));
   const qrels: Qrels = new Map();
   const lines = readFileSync(corpusPath('scifact', 'qrels', 'train.tsv'), 'utf8').split(/\r?\n/);
   for (const line of lines.slice(1)) {

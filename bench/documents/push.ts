@@ -40,10 +40,12 @@ const COMMIT_INTERVAL_MS = Number(process.env.BENCH_COMMIT_INTERVAL_MS ?? 1000);
 const MASTER = 'bench-master-key-0123456789abcdef';
 const SERVER_LOG = process.env.BENCH_SERVER_LOG;
 
-const WORDS = ('travel policy expense report quarterly budget contract customer invoice project meeting agenda review ' +
+const WORDS = (
+  'travel policy expense report quarterly budget contract customer invoice project meeting agenda review ' +
   'security incident database backup network server deployment release roadmap hiring onboarding training ' +
   'vacation request approval manager department finance legal compliance audit risk strategy product design ' +
-  'Urlaubsantrag Rechnung Vertrag Kunde Projekt Bericht Abteilung Reisekosten Sicherheit Datenschutz').split(' ');
+  'Urlaubsantrag Rechnung Vertrag Kunde Projekt Bericht Abteilung Reisekosten Sicherheit Datenschutz'
+).split(' ');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -88,7 +90,14 @@ async function main() {
   const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_KEY: MASTER, LOG_LEVEL: SERVER_LOG ? 'debug' : 'warn', COMMIT_INTERVAL_MS: String(COMMIT_INTERVAL_MS) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_KEY: MASTER,
+      LOG_LEVEL: SERVER_LOG ? 'debug' : 'warn',
+      COMMIT_INTERVAL_MS: String(COMMIT_INTERVAL_MS),
+    },
     stdio: ['ignore', SERVER_LOG ? 'pipe' : 'ignore', 'inherit'],
   });
   if (SERVER_LOG) server.stdout!.pipe(createWriteStream(SERVER_LOG));
@@ -101,7 +110,11 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const call = async (method: string, path: string, key: string, body?: unknown) => {
-      const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(base + path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const json = await res.json();
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
@@ -112,14 +125,23 @@ async function main() {
     const pk = await call('POST', '/api/admin/accounts/reader@example.com/keys', MASTER, {});
     await call('POST', '/api/indexing/users', sa.key, { datasource: 'bench', user: { email: 'reader@example.com' } });
     const searchPath = '/api/beta/search?count=10&query=';
-    const hasSearch = process.env.BENCH_SEARCH !== '0' && (await fetch(`${base}${searchPath}policy`, { headers: { authorization: `Bearer ${pk.key}` } })).status !== 404;
+    const hasSearch =
+      process.env.BENCH_SEARCH !== '0' &&
+      (await fetch(`${base}${searchPath}policy`, { headers: { authorization: `Bearer ${pk.key}` } })).status !== 404;
 
     const rng = createRng(42);
     const batches: unknown[][] = [];
     for (let i = 0; i < DOCS; i += BULK) {
       const batch = [];
       for (let j = i; j < Math.min(DOCS, i + BULK); j++) {
-        batch.push({ datasource: 'bench', id: `doc-${j}`, title: text(rng, 40), file_type: 'content', last_modified: '2026-01-01T00:00:00.000Z', body: { mime_type: 'text/plain', text_content: text(rng, 1000) } });
+        batch.push({
+          datasource: 'bench',
+          id: `doc-${j}`,
+          title: text(rng, 40),
+          file_type: 'content',
+          last_modified: '2026-01-01T00:00:00.000Z',
+          body: { mime_type: 'text/plain', text_content: text(rng, 1000) },
+        });
       }
       batches.push(batch);
     }
@@ -141,7 +163,9 @@ async function main() {
         due = Math.max(due + gapMs, performance.now());
         if (!pushing) break;
         const t0 = performance.now();
-        const res = await fetch(`${base}${searchPath}${encodeURIComponent(q[i % q.length])}`, { headers: { authorization: `Bearer ${pk.key}` } });
+        const res = await fetch(`${base}${searchPath}${encodeURIComponent(q[i % q.length])}`, {
+          headers: { authorization: `Bearer ${pk.key}` },
+        });
         await res.arrayBuffer();
         if (res.ok) searchMs.push(performance.now() - t0);
         else searchErrors++;
@@ -199,21 +223,35 @@ async function main() {
     }
     const push = summarizeLatencies(pushMs);
     const seconds = (committedAt - t0) / 1000;
-    console.log(`\n## Documents: bulk push over HTTP (${DOCS.toLocaleString('en-US')} docs of ~1 KB, bulks of ${BULK}, ${CONCURRENCY} concurrent, COMMIT_INTERVAL_MS=${COMMIT_INTERVAL_MS})\n`);
+    console.log(
+      `\n## Documents: bulk push over HTTP (${DOCS.toLocaleString('en-US')} docs of ~1 KB, bulks of ${BULK}, ${CONCURRENCY} concurrent, COMMIT_INTERVAL_MS=${COMMIT_INTERVAL_MS})\n`,
+    );
     console.log(machineLine());
     console.log('\n| figure | value | target |');
     console.log('|---|---|---|');
-    console.log(`| end-to-end docs/s (first request to last doc committed) | ${(DOCS / seconds).toFixed(0)} | >= 5,000 |`);
+    console.log(
+      `| end-to-end docs/s (first request to last doc committed) | ${(DOCS / seconds).toFixed(0)} | >= 5,000 |`,
+    );
     console.log(`| acknowledged docs/s (all pushes answered) | ${(DOCS / ((ackedAt - t0) / 1000)).toFixed(0)} | |`);
     console.log(`| request MB/s | ${(bytes / 2 ** 20 / ((ackedAt - t0) / 1000)).toFixed(1)} | |`);
     console.log(`| bulk request latency p50 / p99 ms | ${push.p50Ms.toFixed(0)} / ${push.p99Ms.toFixed(0)} | |`);
-    console.log(`| \`sent\` response -> searchable p50 / p99 / max ms | ${ackLag.p50Ms.toFixed(0)} / ${ackLag.p99Ms.toFixed(0)} / ${ackLag.maxMs.toFixed(0)} | p99 <= ${COMMIT_INTERVAL_MS + 500} |`);
-    console.log(`| received (server's received_at) -> searchable p50 / p99 / max ms | ${lag.p50Ms.toFixed(0)} / ${lag.p99Ms.toFixed(0)} / ${lag.maxMs.toFixed(0)} | |`);
-    console.log(`| server CPU time per document (push to commit, incl. searches) | ${((serverCpuMs * 1000) / DOCS).toFixed(0)} µs (${(serverCpuMs / 1000 / seconds).toFixed(2)} cores busy) | |`);
-    console.log(`| server main-thread CPU time per document | ${((mainCpuMs * 1000) / DOCS).toFixed(0)} µs (${((100 * mainCpuMs) / 1000 / seconds).toFixed(0)}% of the span) | |`);
+    console.log(
+      `| \`sent\` response -> searchable p50 / p99 / max ms | ${ackLag.p50Ms.toFixed(0)} / ${ackLag.p99Ms.toFixed(0)} / ${ackLag.maxMs.toFixed(0)} | p99 <= ${COMMIT_INTERVAL_MS + 500} |`,
+    );
+    console.log(
+      `| received (server's received_at) -> searchable p50 / p99 / max ms | ${lag.p50Ms.toFixed(0)} / ${lag.p99Ms.toFixed(0)} / ${lag.maxMs.toFixed(0)} | |`,
+    );
+    console.log(
+      `| server CPU time per document (push to commit, incl. searches) | ${((serverCpuMs * 1000) / DOCS).toFixed(0)} µs (${(serverCpuMs / 1000 / seconds).toFixed(2)} cores busy) | |`,
+    );
+    console.log(
+      `| server main-thread CPU time per document | ${((mainCpuMs * 1000) / DOCS).toFixed(0)} µs (${((100 * mainCpuMs) / 1000 / seconds).toFixed(0)}% of the span) | |`,
+    );
     if (hasSearch) {
       const s = summarizeLatencies(searchMs.length ? searchMs : [0]);
-      console.log(`| searches during the push (${process.env.BENCH_SEARCH_RATE ?? 10}/s): count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`);
+      console.log(
+        `| searches during the push (${process.env.BENCH_SEARCH_RATE ?? 10}/s): count / p50 / p99 ms / errors | ${searchMs.length} / ${s.p50Ms.toFixed(1)} / ${s.p99Ms.toFixed(1)} / ${searchErrors} | keep answering |`,
+      );
     } else {
       console.log('| searches during the push | search API not available | |');
     }

@@ -24,7 +24,11 @@ export async function openMiniSearch(opts: EngineOptions): Promise<EngineAdapter
   let ids: string[] = [];
   let keywords: Record<string, string[]>[] = [];
   if (file && existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { index: unknown; ids: string[]; keywords: Record<string, string[]>[] };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      index: unknown;
+      ids: string[];
+      keywords: Record<string, string[]>[];
+    };
     ms = MiniSearch.loadJS(saved.index as Parameters<typeof MiniSearch.loadJS>[0], MS_OPTIONS) as MiniSearch<MsDoc>;
     ids = saved.ids;
     keywords = saved.keywords;
@@ -47,7 +51,10 @@ export async function openMiniSearch(opts: EngineOptions): Promise<EngineAdapter
     },
     search(query: string, k: number, filter?: KeywordFilter) {
       const f = filter ? new Set(filter.anyOf) : null;
-      const results = ms.search(query, f ? { filter: (r) => (keywords[r.id as number]?.[filter!.field] ?? []).some((v) => f.has(v)) } : {});
+      const results = ms.search(
+        query,
+        f ? { filter: (r) => (keywords[r.id as number]?.[filter!.field] ?? []).some((v) => f.has(v)) } : {},
+      );
       const out: string[] = [];
       for (let i = 0; i < Math.min(k, results.length); i++) out.push(ids[results[i].id as number]);
       return out;

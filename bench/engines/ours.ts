@@ -37,7 +37,12 @@ export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
   return {
     name: 'ours',
     add(doc: BenchDoc) {
-      index.writer.add({ key: doc.id, language: 'en', text: { title: doc.title, body: doc.body }, keywords: doc.keywords });
+      index.writer.add({
+        key: doc.id,
+        language: 'en',
+        text: { title: doc.title, body: doc.body },
+        keywords: doc.keywords,
+      });
     },
     async commit() {
       await index.writer.commit();
@@ -46,7 +51,12 @@ export async function openOurs(opts: EngineOptions): Promise<EngineAdapter> {
       const run = (q: string): string[] =>
         index.reader
           .searcher()
-          .search({ query: q, language: 'en', limit: k, filter: filter ? { keyword: filter.field, anyOf: filter.anyOf } : undefined })
+          .search({
+            query: q,
+            language: 'en',
+            limit: k,
+            filter: filter ? { keyword: filter.field, anyOf: filter.anyOf } : undefined,
+          })
           .hits.map((h) => h.key);
       try {
         return run(query);

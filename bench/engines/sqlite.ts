@@ -29,8 +29,12 @@ export async function openSqlite(opts: EngineOptions): Promise<EngineAdapter> {
     file = join(opts.dir, 'bench.db');
   }
   const db = new Database(file ?? ':memory:');
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(ext UNINDEXED, title, body, tokenize='porter unicode61')`);
-  db.exec(`CREATE TABLE IF NOT EXISTS kw(field TEXT NOT NULL, value TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY(field, value, doc)) WITHOUT ROWID`);
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(ext UNINDEXED, title, body, tokenize='porter unicode61')`,
+  );
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS kw(field TEXT NOT NULL, value TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY(field, value, doc)) WITHOUT ROWID`,
+  );
   const insert = db.prepare('INSERT INTO docs(ext, title, body) VALUES (?, ?, ?)');
   const insertKw = db.prepare('INSERT OR IGNORE INTO kw(field, value, doc) VALUES (?, ?, ?)');
   const plain = db.prepare('SELECT ext FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT ?').pluck();
@@ -45,7 +49,8 @@ export async function openSqlite(opts: EngineOptions): Promise<EngineAdapter> {
       if (!db.inTransaction) db.exec('BEGIN');
       const { lastInsertRowid } = insert.run(doc.id, doc.title, doc.body);
       if (doc.keywords) {
-        for (const [field, values] of Object.entries(doc.keywords)) for (const v of values) insertKw.run(field, v, lastInsertRowid);
+        for (const [field, values] of Object.entries(doc.keywords))
+          for (const v of values) insertKw.run(field, v, lastInsertRowid);
       }
     },
     async commit() {

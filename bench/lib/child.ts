@@ -27,8 +27,18 @@ export function sendResult(value: unknown): void {
 }
 
 /** Spawns `node <same flags> <script> --child k=v...` and resolves with its RESULT. */
-export function runChild<T>(scriptUrl: string, args: Record<string, string>, extraNodeFlags: string[] = []): Promise<T> {
-  const argv = [...process.execArgv, ...extraNodeFlags, fileURLToPath(scriptUrl), '--child', ...Object.entries(args).map(([k, v]) => `${k}=${v}`)];
+export function runChild<T>(
+  scriptUrl: string,
+  args: Record<string, string>,
+  extraNodeFlags: string[] = [],
+): Promise<T> {
+  const argv = [
+    ...process.execArgv,
+    ...extraNodeFlags,
+    fileURLToPath(scriptUrl),
+    '--child',
+    ...Object.entries(args).map(([k, v]) => `${k}=${v}`),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let buf = '';

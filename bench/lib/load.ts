@@ -35,14 +35,20 @@ interface AutocannonResult {
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const t0 = performance.now();
-  const r = (await (autocannon as unknown as (opts: object) => Promise<AutocannonResult>)({
+  const r = await (autocannon as unknown as (opts: object) => Promise<AutocannonResult>)({
     url: o.base,
     connections: o.connections,
     duration: o.seconds,
     headers: o.headers,
     requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: o.nextPath() }) }],
-  }));
+  });
   const elapsed = (performance.now() - t0) / 1000;
   const requests = r['2xx'] + r.non2xx;
-  return { requests, failures: r.non2xx + r.errors + r.timeouts, p50Ms: r.latency.p50, p99Ms: r.latency.p99, perSecond: r['2xx'] / elapsed };
+  return {
+    requests,
+    failures: r.non2xx + r.errors + r.timeouts,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    perSecond: r['2xx'] / elapsed,
+  };
 }

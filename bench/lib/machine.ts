@@ -6,7 +6,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 
 export function machineLine(): string {
   const c = cpus();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   return `machine: ${c[0]?.model ?? 'unknown CPU'} x${c.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}, load average ${load}, ${new Date().toISOString()}`;
 }
 

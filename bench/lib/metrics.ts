@@ -76,7 +76,12 @@ export const RSS_SETTLE_MS = 500;
  * a GC freed on its background threads after gc() returns; read at once, RSS is 20-50 MB above what
  * the process keeps (every engine alike).
  */
-export async function rssAfterGcMB(): Promise<{ rssMB: number; heapUsedMB: number; externalMB: number; gcExposed: boolean }> {
+export async function rssAfterGcMB(): Promise<{
+  rssMB: number;
+  heapUsedMB: number;
+  externalMB: number;
+  gcExposed: boolean;
+}> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
     gc();

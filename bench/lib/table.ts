@@ -29,9 +29,9 @@ export function printTable(title: string, engines: string[], rows: Row[]): strin
   const body = rows.map((r) => {
     const digits = r.digits ?? 2;
     const ours = r.values[0];
-    const ratios = r.values.slice(1).map((v) =>
-      typeof v === 'number' && typeof ours === 'number' && ours !== 0 ? `${fmt(v / ours, 2)}x` : '-',
-    );
+    const ratios = r.values
+      .slice(1)
+      .map((v) => (typeof v === 'number' && typeof ours === 'number' && ours !== 0 ? `${fmt(v / ours, 2)}x` : '-'));
     return [r.label, ...r.values.map((v) => fmt(v, digits)), ...ratios];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));

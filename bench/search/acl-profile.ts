@@ -24,7 +24,8 @@ import { cpuMs } from '../lib/machine.ts';
 
 const USERS = 20;
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (name: string): string | undefined =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const dir = positional[0];
 if (!dir) throw new Error('usage: acl-profile.ts INDEX_DIR [rounds] [--only=i,j] [--dump=FILE] [--compare=FILE]');
 const rounds = Number(positional[1] ?? 3);
@@ -46,7 +47,12 @@ const index = await openIndex({
 console.log(`opened in ${(performance.now() - t0).toFixed(0)} ms, ${index.reader.searcher().numDocs} docs`);
 
 const search = (q: string, user: number) =>
-  index.reader.searcher().search({ query: q, language: 'en', limit: 10, filter: plain ? undefined : { keyword: 'acl', anyOf: users[user] } });
+  index.reader.searcher().search({
+    query: q,
+    language: 'en',
+    limit: 10,
+    filter: plain ? undefined : { keyword: 'acl', anyOf: users[user] },
+  });
 
 for (const [i, q] of warm.entries()) search(q, i % USERS);
 
@@ -83,14 +89,20 @@ const line = (label: string, xs: readonly number[]): string =>
   `${label.padEnd(26)} mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)}  p50 ${pct(xs, 50).toFixed(2)}  p90 ${pct(xs, 90).toFixed(2)}  p99 ${pct(xs, 99).toFixed(2)}  max ${pct(xs, 100).toFixed(2)} ms`;
 const bestCpu = picked.map((i) => cpu[i]);
 const bestWall = picked.map((i) => wall[i]);
-console.log(`${picked.length} ${plain ? 'unfiltered' : 'filtered'} queries x ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `${picked.length} ${plain ? 'unfiltered' : 'filtered'} queries x ${rounds} rounds, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(line('CPU, least of rounds', bestCpu));
 console.log(line('wall, least of rounds', bestWall));
 console.log(line('CPU, every run', allCpu));
 console.log(line('wall, every run', allWall));
 console.log('slowest (least CPU over rounds):');
 for (const i of [...picked].sort((a, b) => cpu[b] - cpu[a]).slice(0, 15)) {
-  console.log(`  #${String(i).padStart(3)} user ${String(i % USERS).padStart(2)}  cpu ${cpu[i].toFixed(2)}  wall ${wall[i].toFixed(2)}  total ${totals[i]}  "${queries[i]}"`);
+  console.log(
+    `  #${String(i).padStart(3)} user ${String(i % USERS).padStart(2)}  cpu ${cpu[i].toFixed(2)}  wall ${wall[i].toFixed(2)}  total ${totals[i]}  "${queries[i]}"`,
+  );
 }
 
 const dumpFile = flag('dump');
@@ -103,7 +115,10 @@ if (compareFile) {
     if (hits[i] === undefined) continue;
     if (JSON.stringify(hits[i]) !== JSON.stringify(want)) {
       differ++;
-      if (differ <= 5) console.log(`  differs: #${i} "${queries[i]}"\n    got  ${JSON.stringify(hits[i])}\n    want ${JSON.stringify(want)}`);
+      if (differ <= 5)
+        console.log(
+          `  differs: #${i} "${queries[i]}"\n    got  ${JSON.stringify(hits[i])}\n    want ${JSON.stringify(want)}`,
+        );
     }
   }
   console.log(`compare with ${compareFile}: ${differ} of ${ref.length} queries differ`);

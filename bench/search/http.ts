@@ -71,21 +71,25 @@ async function freePort(): Promise<number> {
  */
 function startServer(dataDir: string, port: number, logLevel: 'info' | 'warn'): ChildProcess {
   const prof = SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_PROF}`] : [];
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', ...prof, '--import', 'tsx', join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ADMIN_KEY: MASTER,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      COMMIT_INTERVAL_MS: '2000',
-      LOG_LEVEL: logLevel,
-      ...(THREADS !== '' ? { SEARCH_THREADS: THREADS } : {}),
-      ...(process.env.BENCH_MERGE_IDLE_MS ? { MERGE_IDLE_MS: process.env.BENCH_MERGE_IDLE_MS } : {}),
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=8192', ...prof, '--import', 'tsx', join(ROOT, 'src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ADMIN_KEY: MASTER,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        COMMIT_INTERVAL_MS: '2000',
+        LOG_LEVEL: logLevel,
+        ...(THREADS !== '' ? { SEARCH_THREADS: THREADS } : {}),
+        ...(process.env.BENCH_MERGE_IDLE_MS ? { MERGE_IDLE_MS: process.env.BENCH_MERGE_IDLE_MS } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   // Warnings and errors go to the console; the engine's compaction lines are watched.
   let rest = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -115,15 +119,18 @@ const settleWaiters: (() => void)[] = [];
 
 async function waitSettled(timeoutMs: number): Promise<void> {
   const t0 = performance.now();
-  if (!settled) await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server reported no compacted index in time')), timeoutMs);
-    settleWaiters.push(() => {
-      clearTimeout(timer);
-      resolve();
+  if (!settled)
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the server reported no compacted index in time')), timeoutMs);
+      settleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-  });
   const s = settled!;
-  console.log(`index settled after ${((performance.now() - t0) / 1000).toFixed(0)} s: ${s.segments} segment(s), ${s.merges} idle merge(s) taking ${(s.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `index settled after ${((performance.now() - t0) / 1000).toFixed(0)} s: ${s.segments} segment(s), ${s.merges} idle merge(s) taking ${(s.ms / 1000).toFixed(1)} s`,
+  );
 }
 
 /** User + system CPU time of a process in ms (/proc/PID/stat, clock ticks of 10 ms). */
@@ -148,7 +155,11 @@ async function main(): Promise<void> {
   process.on('exit', () => server.exitCode === null && server.kill('SIGKILL'));
 
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
     return text ? JSON.parse(text) : undefined;
@@ -180,8 +191,14 @@ async function main(): Promise<void> {
       for (const g of groups) await call('POST', '/api/indexing/groups', svc, { datasource: ds, group: { name: g } });
       // 25 direct memberships; each of the other 25 groups contains one of the direct ones.
       for (let i = 0; i < 25; i++) {
-        await call('POST', '/api/indexing/memberships', svc, { datasource: ds, membership: { group_name: groups[i], member_email: USER } });
-        await call('POST', '/api/indexing/memberships', svc, { datasource: ds, membership: { group_name: groups[25 + i], member_group_name: groups[i] } });
+        await call('POST', '/api/indexing/memberships', svc, {
+          datasource: ds,
+          membership: { group_name: groups[i], member_email: USER },
+        });
+        await call('POST', '/api/indexing/memberships', svc, {
+          datasource: ds,
+          membership: { group_name: groups[25 + i], member_group_name: groups[i] },
+        });
       }
     }
     settled = null; // a report from before the push does not count
@@ -220,19 +237,29 @@ async function main(): Promise<void> {
         inflight.add(p);
         batch = [];
         if (inflight.size >= 2) await Promise.race(inflight);
-        if (i % 50_000 === 0) console.log(`  pushed ${i.toLocaleString()} (${Math.round(i / ((performance.now() - t0) / 1000))} docs/s)`);
+        if (i % 50_000 === 0)
+          console.log(`  pushed ${i.toLocaleString()} (${Math.round(i / ((performance.now() - t0) / 1000))} docs/s)`);
       }
     }
     if (batch.length > 0) await send(batch);
     await Promise.all(inflight);
-    const marker = { datasource: DATASOURCES[0], id: 'bench-marker', title: 'marker', file_type: 'wiki', body: { mime_type: 'text/plain', text_content: 'marker' }, permissions: { allowed_groups: ['nobody'] } };
+    const marker = {
+      datasource: DATASOURCES[0],
+      id: 'bench-marker',
+      title: 'marker',
+      file_type: 'wiki',
+      body: { mime_type: 'text/plain', text_content: 'marker' },
+      permissions: { allowed_groups: ['nobody'] },
+    };
     await call('POST', '/api/indexing/documents', svc, { documents: marker });
     for (;;) {
       const st = await call('GET', `/api/indexing/documents/${DATASOURCES[0]}/bench-marker`, svc);
       if (st.committed_at) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    console.log(`pushed and committed ${pushed.toLocaleString()} documents (${skipped} skipped by the suffix rule) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `pushed and committed ${pushed.toLocaleString()} documents (${skipped} skipped by the suffix rule) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
     if (KEEP) await import('node:fs/promises').then((fs) => fs.writeFile(join(dataDir, 'bench-ready'), String(DOCS)));
   }
   if (PUSH_ONLY) {
@@ -267,7 +294,9 @@ async function main(): Promise<void> {
   const one = async (): Promise<number> => {
     const q = queries[qi++ % queries.length];
     const t = performance.now();
-    const res = await fetch(`${base}/api/beta/search?query=${encodeURIComponent(q)}&count=10`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${base}/api/beta/search?query=${encodeURIComponent(q)}&count=10`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const body = (await res.json()) as { results: unknown[] };
     if (res.status !== 200) throw new Error(`search ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     resultsSeen += body.results.length;
@@ -301,11 +330,23 @@ async function main(): Promise<void> {
   const f = (x: number) => x.toFixed(1);
   console.log('\n| Scenario | Documents | p50 ms | p99 ms | searches/s | server CPU ms/search |');
   console.log('|---|---|---|---|---|---|');
-  console.log(`| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} | ${f(seqCpu)} |`);
-  console.log(`| ${CONCURRENCY} concurrent clients (autocannon), ${SECONDS} s | ${DOCS.toLocaleString()} | ${load.p50Ms} | ${load.p99Ms} | ${f(load.perSecond)} | ${f(concCpu)} |`);
-  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (server CPU: user + system time of the server process per search; load generator ${f(genCpu)} ms CPU per search)`);
+  console.log(
+    `| sequential, count=10, full record | ${DOCS.toLocaleString()} | ${f(sequential.p50Ms)} | ${f(sequential.p99Ms)} | ${f(sequential.qps)} | ${f(seqCpu)} |`,
+  );
+  console.log(
+    `| ${CONCURRENCY} concurrent clients (autocannon), ${SECONDS} s | ${DOCS.toLocaleString()} | ${load.p50Ms} | ${load.p99Ms} | ${f(load.perSecond)} | ${f(concCpu)} |`,
+  );
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(
+        ' ',
+      )} (server CPU: user + system time of the server process per search; load generator ${f(genCpu)} ms CPU per search)`,
+  );
   console.log(`search threads: ${THREADS === '' ? 'server default' : THREADS}`);
-  console.log(`\nuser: 50 groups in each of ${DATASOURCES.length} datasources (25 direct, 25 nested); mean results per search ${avgResults.toFixed(1)}; server RSS ${f(rss)} MB`);
+  console.log(
+    `\nuser: 50 groups in each of ${DATASOURCES.length} datasources (25 direct, 25 nested); mean results per search ${avgResults.toFixed(1)}; server RSS ${f(rss)} MB`,
+  );
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   if (!KEEP) await rm(dataDir, { recursive: true, force: true });

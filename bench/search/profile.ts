@@ -41,7 +41,11 @@ const sentences = sentencePool(loadGcide().docs);
 const rng = createRng(99);
 const queries: string[] = [];
 while (queries.length < N) {
-  const w = rng.pick(sentences).toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  const w =
+    rng
+      .pick(sentences)
+      .toLowerCase()
+      .match(/[a-z]{4,}/g) ?? [];
   if (w.length) queries.push(rng.next() < 0.5 ? rng.pick(w) : `${rng.pick(w)} ${rng.pick(w)}`);
 }
 const deps = { state, index, now: () => Date.now() };
@@ -51,6 +55,7 @@ const t0 = performance.now();
 for (const q of queries) searchDocuments(deps, 'bench.user@example.com', { query: q, count: 10 });
 const total = performance.now() - t0;
 console.log(`${N} searches, ${(total / N).toFixed(2)} ms each, docs ${index.reader.info.docCount}`);
-for (const [name, e] of totals) console.log(`  ${name.padEnd(14)} ${(e.ms / N).toFixed(2)} ms/search  (${e.calls} calls)`);
+for (const [name, e] of totals)
+  console.log(`  ${name.padEnd(14)} ${(e.ms / N).toFixed(2)} ms/search  (${e.calls} calls)`);
 await index.close();
 await state.close();

@@ -21,9 +21,14 @@ interface Job {
 async function measure(dir: string, threads: number, seconds: number): Promise<{ qps: number; cpuMs: number }> {
   // Workers load TypeScript through tsx's API (an eval'd CommonJS entry), as --import does for the main thread.
   const entry = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(import.meta.url)}))`;
-  const workers = Array.from({ length: threads }, (_, seed) => new Worker(entry, { eval: true, workerData: { dir, seed } satisfies Job }));
+  const workers = Array.from(
+    { length: threads },
+    (_, seed) => new Worker(entry, { eval: true, workerData: { dir, seed } satisfies Job }),
+  );
   try {
-    await Promise.all(workers.map((w) => new Promise((resolve, reject) => w.once('message', resolve).once('error', reject))));
+    await Promise.all(
+      workers.map((w) => new Promise((resolve, reject) => w.once('message', resolve).once('error', reject))),
+    );
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const counts = workers.map((w) => new Promise<number>((resolve) => w.once('message', resolve)));
@@ -54,7 +59,12 @@ async function workerMain(job: Job): Promise<void> {
     merge: false,
   });
   const run = (i: number) =>
-    index.reader.searcher().search({ query: queries[i % queries.length], language: 'en', limit: 10, filter: { keyword: 'acl', anyOf: users[i % users.length] } });
+    index.reader.searcher().search({
+      query: queries[i % queries.length],
+      language: 'en',
+      limit: 10,
+      filter: { keyword: 'acl', anyOf: users[i % users.length] },
+    });
   for (let i = 0; i < 300; i++) run(i);
   parentPort!.postMessage('ready');
   parentPort!.once('message', (seconds: number) => {
@@ -79,7 +89,11 @@ if (isMainThread) {
         `${threads} threads ${many.qps.toFixed(0)} queries/s (${many.cpuMs.toFixed(2)} ms CPU each): ${(many.qps / one.qps).toFixed(2)}x`,
     );
   }
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } else {
   await workerMain(workerData as Job);
 }

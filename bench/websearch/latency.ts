@@ -27,11 +27,13 @@ function listen(handler: http.RequestListener): Promise<{ url: string; close(): 
   const server = http.createServer(handler);
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+    ),
   );
 }
 
-const para = (i: number, n: number) => `<p>Paragraph ${n} of page ${i}: ${'lorem ipsum dolor sit amet, consectetur adipiscing elit '.repeat(8)}</p>`;
+const para = (i: number, n: number) =>
+  `<p>Paragraph ${n} of page ${i}: ${'lorem ipsum dolor sit amet, consectetur adipiscing elit '.repeat(8)}</p>`;
 const pageHtml = (i: number) => `<!doctype html><html><head><title>Page ${i}</title></head><body>
 <nav>${Array.from({ length: 30 }, (_, n) => `<a href="/n${n}">Nav ${n}</a>`).join(' ')}</nav>
 <main><h1>Page ${i}</h1>${Array.from({ length: 20 }, (_, n) => para(i, n)).join('\n')}</main><footer>Footer</footer></body></html>`;
@@ -56,7 +58,13 @@ const brave = await listen((req, res) => {
 
 const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
   execArgv: ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean)],
-  env: { ...process.env, BRAVE_API_KEY: 'bench-key', BRAVE_BASE_URL: brave.url, CRAWLER_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' },
+  env: {
+    ...process.env,
+    BRAVE_API_KEY: 'bench-key',
+    BRAVE_BASE_URL: brave.url,
+    CRAWLER_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'silent',
+  },
 });
 const waitFor = <T>(type: string) =>
   new Promise<T>((resolve) => {
@@ -92,33 +100,43 @@ async function one(): Promise<number> {
   return ms;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 
 for (let i = 0; i < 10; i++) await one(); // warm-up (JIT, connection pools)
 const lat: number[] = [];
 for (let i = 0; i < LATENCY_RUNS; i++) lat.push(await one());
-console.log(`latency of a search request for ${RESULTS} results, pages delayed ${PAGE_DELAY_MS} ms, ${LATENCY_RUNS} sequential runs:`);
-console.log(`  min ${pct(lat, 0).toFixed(0)} ms, p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms` +
-  ` -> target p95 < 400 ms: ${pct(lat, 95) < 400 ? 'MET' : 'MISSED'}`);
+console.log(
+  `latency of a search request for ${RESULTS} results, pages delayed ${PAGE_DELAY_MS} ms, ${LATENCY_RUNS} sequential runs:`,
+);
+console.log(
+  `  min ${pct(lat, 0).toFixed(0)} ms, p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms` +
+    ` -> target p95 < 400 ms: ${pct(lat, 95) < 400 ? 'MET' : 'MISSED'}`,
+);
 
 const before = await mem();
 const samples: Mem[] = [];
 let done = 0;
 const t0 = performance.now();
 const all: number[] = [];
-await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-  while (done < REQUESTS) {
-    const n = ++done;
-    all.push(await one());
-    if (n === REQUESTS / 2) samples.push(await mem());
-  }
-}));
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (done < REQUESTS) {
+      const n = ++done;
+      all.push(await one());
+      if (n === REQUESTS / 2) samples.push(await mem());
+    }
+  }),
+);
 const after = await mem();
 const secs = (performance.now() - t0) / 1000;
-console.log(`memory over ${REQUESTS} requests (${CONCURRENCY} in flight, ${secs.toFixed(1)} s, p50 ${pct(all, 50).toFixed(0)} ms, p95 ${pct(all, 95).toFixed(0)} ms), server after forced GC${before.gc ? '' : ' (gc unavailable!)'}:`);
+console.log(
+  `memory over ${REQUESTS} requests (${CONCURRENCY} in flight, ${secs.toFixed(1)} s, p50 ${pct(all, 50).toFixed(0)} ms, p95 ${pct(all, 95).toFixed(0)} ms), server after forced GC${before.gc ? '' : ' (gc unavailable!)'}:`,
+);
 console.log(`  before: rss ${mb(before.rss)}, heap ${mb(before.heapUsed)}, external ${mb(before.external)}`);
-for (const s of samples) console.log(`  half-way: rss ${mb(s.rss)}, heap ${mb(s.heapUsed)}, external ${mb(s.external)}`);
+for (const s of samples)
+  console.log(`  half-way: rss ${mb(s.rss)}, heap ${mb(s.heapUsed)}, external ${mb(s.external)}`);
 console.log(`  after:  rss ${mb(after.rss)}, heap ${mb(after.heapUsed)}, external ${mb(after.external)}`);
 console.log(`  heap delta ${mb(after.heapUsed - before.heapUsed)}, rss delta ${mb(after.rss - before.rss)}`);
 

@@ -30,4 +30,6 @@ process.on('message', (msg: { type: string }) => {
   const m = process.memoryUsage();
   process.send!({ type: 'mem', rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: Boolean(gc) });
 });
-serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.send!({ type: 'ready', port: info.port, key }));
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+  process.send!({ type: 'ready', port: info.port, key }),
+);

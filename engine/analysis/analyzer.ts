@@ -206,7 +206,12 @@ function withAlnumParts(w: string, e: Entry, lang: Language): Entry {
 
 function computeEntry(word: string, lang: Language): Entry {
   const w = foldGreek(word);
-  const e = isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1)) ? internTerm(w) : lang === 'de' ? germanEntry(w) : englishEntry(w);
+  const e =
+    isDigit(w.charCodeAt(0)) && isDigit(w.charCodeAt(w.length - 1))
+      ? internTerm(w)
+      : lang === 'de'
+        ? germanEntry(w)
+        : englishEntry(w);
   return withAlnumParts(w, e, lang);
 }
 
@@ -223,7 +228,15 @@ function wordEntry(w: string, lang: Language): Entry {
 }
 
 /** Code of the word text[start, end) with tokenizer flags, memoised; ASCII words are looked up in place. */
-function rangeCode(text: string, start: number, end: number, flags: number, h: number, table: WordTable, lang: Language): number {
+function rangeCode(
+  text: string,
+  start: number,
+  end: number,
+  flags: number,
+  h: number,
+  table: WordTable,
+  lang: Language,
+): number {
   if ((flags & F_NON_ASCII) === 0) {
     const code = table.getRange(text, start, end, h);
     return code !== MISSING ? code : newRange(text, start, end, flags, h, lang);

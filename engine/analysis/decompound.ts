@@ -80,7 +80,11 @@ function finalCost(part: string, productive: boolean): number {
  * equal costs the shorter unlisted parts win ("Kunde|n|zufriedenheit", not
  * "Kunde|nzufriedenheit"), then the longer leading part.
  */
-interface Split { parts: string[]; cost: number; len: number }
+interface Split {
+  parts: string[];
+  cost: number;
+  len: number;
+}
 
 /** Cheapest split of w[from..] into parts (at least two when from is 0), or null; see the cost constants. */
 function splitFrom(w: string, from: number, memo: Map<number, Split | null>, productive: boolean): Split | null {

@@ -12,16 +12,24 @@ import { checkText } from './errors.ts';
 /** Characters of the text that are looked at. */
 export const DETECT_PREFIX = 4000;
 
-const EN_MARKERS = new Set(`the and of to is that it for with as on are this be by from at have not which you but were
+const EN_MARKERS = new Set(
+  `the and of to is that it for with as on are this be by from at have not which you but were
 his they their has had been or its can would there what when who we she her he our these than then them been more only
 into also should could about after other such many most some been those any each how why where while does did
-`.split(/\s+/).filter(Boolean));
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
-const DE_MARKERS = new Set(`der die und das ist nicht zu den mit von sich des auf für fur im dem ein eine einer eines
+const DE_MARKERS = new Set(
+  `der die und das ist nicht zu den mit von sich des auf für fur im dem ein eine einer eines
 einem auch es werden aus er hat dass daß sie nach wird bei um noch wie über uber zum zur haben nur oder aber vor bis
 mehr durch sein wurde sind ich wir ihr kann wenn sehr diese dieser diesem diesen keine kein können konnen muss wir
 sowie werden wurden ihre seine unter zwischen bereits damit dann doch schon jedoch gegen sollen soll
-`.split(/\s+/).filter(Boolean));
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -114,8 +122,10 @@ export function detectLanguage(text: string): Language {
     }
     if (c !== 0) {
       if (c >= 0xdf) lead -= UMLAUT;
-      else if (c === 104) { // h
-        if (p1 === 116 || p1 === 119) lead += WEAK; // th, wh
+      else if (c === 104) {
+        // h
+        if (p1 === 116 || p1 === 119)
+          lead += WEAK; // th, wh
         else if (p1 === 115) lead += p2 === 99 ? -WEAK : WEAK; // sch / sh
       } else if (c === 116) {
         if (p1 === 104 && p2 === 99) lead -= WEAK; // cht
@@ -141,9 +151,11 @@ export function detectLanguage(text: string): Language {
       }
     }
     if (len >= 4) {
-      if (p2 === 108 && p1 === 121) lead += WEAK; // -ly
+      if (p2 === 108 && p1 === 121)
+        lead += WEAK; // -ly
       else if (p2 === 110 && p1 === 103) {
-        if (p3 === 105) lead += WEAK; // -ing
+        if (p3 === 105)
+          lead += WEAK; // -ing
         else if (p3 === 117) lead -= WEAK; // -ung
       }
     }

@@ -23,30 +23,100 @@ function isVWXY(c: number): boolean {
 }
 /** valid_LI: c d e g h k m n r t. */
 function isValidLi(c: number): boolean {
-  return c === 99 || c === 100 || c === 101 || c === 103 || c === 104 || c === 107 || c === 109 || c === 110 || c === 114 || c === 116;
+  return (
+    c === 99 ||
+    c === 100 ||
+    c === 101 ||
+    c === 103 ||
+    c === 104 ||
+    c === 107 ||
+    c === 109 ||
+    c === 110 ||
+    c === 114 ||
+    c === 116
+  );
 }
 
 const EXCEPTIONS = new Map<string, string>([
-  ['skis', 'ski'], ['skies', 'sky'], ['idly', 'idl'], ['gently', 'gentl'], ['ugly', 'ugli'],
-  ['early', 'earli'], ['only', 'onli'], ['singly', 'singl'], ['sky', 'sky'], ['news', 'news'],
-  ['howe', 'howe'], ['atlas', 'atlas'], ['cosmos', 'cosmos'], ['bias', 'bias'], ['andes', 'andes'],
+  ['skis', 'ski'],
+  ['skies', 'sky'],
+  ['idly', 'idl'],
+  ['gently', 'gentl'],
+  ['ugly', 'ugli'],
+  ['early', 'earli'],
+  ['only', 'onli'],
+  ['singly', 'singl'],
+  ['sky', 'sky'],
+  ['news', 'news'],
+  ['howe', 'howe'],
+  ['atlas', 'atlas'],
+  ['cosmos', 'cosmos'],
+  ['bias', 'bias'],
+  ['andes', 'andes'],
 ]);
 
 const REGION_PREFIXES = ['gener', 'commun', 'arsen', 'past', 'univers', 'later', 'emerg', 'organ', 'inter'];
 
 const STEP2: Record<string, string> = {
-  tional: 'tion', enci: 'ence', anci: 'ance', abli: 'able', entli: 'ent', izer: 'ize', ization: 'ize',
-  ational: 'ate', ation: 'ate', ator: 'ate', alism: 'al', aliti: 'al', alli: 'al', fulness: 'ful',
-  ousli: 'ous', ousness: 'ous', iveness: 'ive', iviti: 'ive', biliti: 'ble', bli: 'ble', ogist: 'og',
-  ogi: 'og', fulli: 'ful', lessli: 'less', li: '',
+  tional: 'tion',
+  enci: 'ence',
+  anci: 'ance',
+  abli: 'able',
+  entli: 'ent',
+  izer: 'ize',
+  ization: 'ize',
+  ational: 'ate',
+  ation: 'ate',
+  ator: 'ate',
+  alism: 'al',
+  aliti: 'al',
+  alli: 'al',
+  fulness: 'ful',
+  ousli: 'ous',
+  ousness: 'ous',
+  iveness: 'ive',
+  iviti: 'ive',
+  biliti: 'ble',
+  bli: 'ble',
+  ogist: 'og',
+  ogi: 'og',
+  fulli: 'ful',
+  lessli: 'less',
+  li: '',
 };
 const STEP2_KEYS = suffixIndex(Object.keys(STEP2));
 const STEP3: Record<string, string> = {
-  tional: 'tion', ational: 'ate', alize: 'al', icate: 'ic', iciti: 'ic', ical: 'ic', ful: '', ness: '', ative: '',
+  tional: 'tion',
+  ational: 'ate',
+  alize: 'al',
+  icate: 'ic',
+  iciti: 'ic',
+  ical: 'ic',
+  ful: '',
+  ness: '',
+  ative: '',
 };
 const STEP3_KEYS = suffixIndex(Object.keys(STEP3));
-const STEP4_KEYS = suffixIndex(['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ism', 'ate',
-  'iti', 'ous', 'ive', 'ize', 'ion']);
+const STEP4_KEYS = suffixIndex([
+  'al',
+  'ance',
+  'ence',
+  'er',
+  'ic',
+  'able',
+  'ible',
+  'ant',
+  'ement',
+  'ment',
+  'ent',
+  'ism',
+  'ate',
+  'iti',
+  'ous',
+  'ive',
+  'ize',
+  'ion',
+]);
 const STEP1B_KEYS = suffixIndex(['eed', 'eedly', 'ed', 'edly', 'ing', 'ingly']);
 const ING_KEEP = ['inn', 'out', 'cann', 'herr', 'earr', 'even'];
 
@@ -153,15 +223,17 @@ export function stemEnglish(word: string): string {
   else if (endsWith(b, n, "'")) n -= 1;
   if (endsWith(b, n, 'sses')) n -= 2;
   else if (endsWith(b, n, 'ied') || endsWith(b, n, 'ies')) n = n - 3 >= 2 ? n - 2 : n - 1;
-  else if (endsWith(b, n, 'us') || endsWith(b, n, 'ss')) { /* unchanged */ }
-  else if (endsWith(b, n, 's') && hasVowel(b, 0, n - 2)) n -= 1;
+  else if (endsWith(b, n, 'us') || endsWith(b, n, 'ss')) {
+    /* unchanged */
+  } else if (endsWith(b, n, 's') && hasVowel(b, 0, n - 2)) n -= 1;
 
   // Step_1b
   const s1b = longest(b, n, STEP1B_KEYS);
   let general = false;
   if (s1b === 'eed' || s1b === 'eedly') {
     const stem = n - s1b.length;
-    if (!(equals(b, stem, 'proc') || equals(b, stem, 'exc') || equals(b, stem, 'succ')) && stem >= p1) n = put(b, stem, 'ee');
+    if (!(equals(b, stem, 'proc') || equals(b, stem, 'exc') || equals(b, stem, 'succ')) && stem >= p1)
+      n = put(b, stem, 'ee');
   } else if (s1b === 'ing') {
     const stem = n - 3;
     if (stem === 2 && b[1] === 121 && !isV(b[0])) n = put(b, 1, 'ie');
@@ -177,8 +249,12 @@ export function stemEnglish(word: string): string {
     n -= s1b.length;
     const a = n >= 2 ? b[n - 2] : -1;
     const z = b[n - 1];
-    if ((a === 97 && z === 116) || (a === 98 && z === 108) || (a === 105 && z === 122)) n = put(b, n, 'e'); // at bl iz
-    else if (a === z && (a === 98 || a === 100 || a === 102 || a === 103 || a === 109 || a === 110 || a === 112 || a === 114 || a === 116)) {
+    if ((a === 97 && z === 116) || (a === 98 && z === 108) || (a === 105 && z === 122))
+      n = put(b, n, 'e'); // at bl iz
+    else if (
+      a === z &&
+      (a === 98 || a === 100 || a === 102 || a === 103 || a === 109 || a === 110 || a === 112 || a === 114 || a === 116)
+    ) {
       const c0 = b[0];
       if (!(n === 3 && (c0 === 97 || c0 === 101 || c0 === 111))) n -= 1;
     } else if (n === p1 && shortv(b, n)) n = put(b, n, 'e');

@@ -9,7 +9,10 @@ export type AnalysisErrorCode = 'invalid_text' | 'invalid_language';
 
 /** A value of the wrong type or an unsupported language given to the analyzers. */
 export class AnalysisError extends Error {
-  constructor(readonly code: AnalysisErrorCode, message: string) {
+  constructor(
+    readonly code: AnalysisErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'AnalysisError';
   }
@@ -22,5 +25,6 @@ export function checkText(text: unknown): asserts text is string {
 
 /** Throws AnalysisError unless `lang` is a supported language. */
 export function checkLanguage(lang: unknown): asserts lang is Language {
-  if (lang !== 'de' && lang !== 'en') throw new AnalysisError('invalid_language', `language must be 'de' or 'en', got ${String(lang)}`);
+  if (lang !== 'de' && lang !== 'en')
+    throw new AnalysisError('invalid_language', `language must be 'de' or 'en', got ${String(lang)}`);
 }

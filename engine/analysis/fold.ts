@@ -16,22 +16,40 @@ export function foldGerman(word: string): string {
   const n = word.length;
   for (; i < n; i++) {
     const c = word.charCodeAt(i);
-    if (c === 0xe4 || c === 0xf6 || c === 0xfc || c === 0xdf || c === 0xc4 || c === 0xd6 || c === 0xdc || c === 0x1e9e) break;
+    if (c === 0xe4 || c === 0xf6 || c === 0xfc || c === 0xdf || c === 0xc4 || c === 0xd6 || c === 0xdc || c === 0x1e9e)
+      break;
   }
   if (i === n) return word;
   let out = word.slice(0, i);
   for (; i < n; i++) {
     const c = word.charCodeAt(i);
     switch (c) {
-      case 0xe4: out += 'a'; break;
-      case 0xf6: out += 'o'; break;
-      case 0xfc: out += 'u'; break;
-      case 0xc4: out += 'A'; break;
-      case 0xd6: out += 'O'; break;
-      case 0xdc: out += 'U'; break;
-      case 0xdf: out += 'ss'; break;
-      case 0x1e9e: out += 'SS'; break;
-      default: out += word[i];
+      case 0xe4:
+        out += 'a';
+        break;
+      case 0xf6:
+        out += 'o';
+        break;
+      case 0xfc:
+        out += 'u';
+        break;
+      case 0xc4:
+        out += 'A';
+        break;
+      case 0xd6:
+        out += 'O';
+        break;
+      case 0xdc:
+        out += 'U';
+        break;
+      case 0xdf:
+        out += 'ss';
+        break;
+      case 0x1e9e:
+        out += 'SS';
+        break;
+      default:
+        out += word[i];
     }
   }
   return out;
@@ -41,7 +59,21 @@ const MARKS = /[\u0300-\u036f]/g;
 
 /** Latin letters without a decomposition, as their plain letters (as Lucene's ASCIIFoldingFilter). */
 const STROKES: Record<string, string> = {
-  ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T', ı: 'i', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE',
+  ł: 'l',
+  Ł: 'L',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
+  ı: 'i',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
 };
 const STROKE_RE = /[łŁøØđĐħĦŧŦıæÆœŒ]/g;
 
@@ -63,7 +95,11 @@ function isUmlaut(c: number): boolean {
 
 /** Marks stripped from Latin letters (after NFD), letters with a stroke and æ/œ spelled plainly. */
 function stripAccents(word: string): string {
-  return word.normalize('NFD').replace(MARKS, '').normalize('NFC').replace(STROKE_RE, (ch) => STROKES[ch]);
+  return word
+    .normalize('NFD')
+    .replace(MARKS, '')
+    .normalize('NFC')
+    .replace(STROKE_RE, (ch) => STROKES[ch]);
 }
 
 /**

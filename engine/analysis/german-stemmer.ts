@@ -15,18 +15,43 @@ const suffixIndex = sfx.suffixIndex;
 
 /** German vowels: a e i o u y ä ö ü (lower case only; U and Y are marked consonants). */
 function isV(c: number): boolean {
-  return c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121 ||
-    c === 0xe4 || c === 0xf6 || c === 0xfc;
+  return (
+    c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121 || c === 0xe4 || c === 0xf6 || c === 0xfc
+  );
 }
 /** s_ending: b d f g h k l m n r t. */
 function isSEnding(c: number): boolean {
-  return c === 98 || c === 100 || c === 102 || c === 103 || c === 104 || c === 107 || c === 108 ||
-    c === 109 || c === 110 || c === 114 || c === 116;
+  return (
+    c === 98 ||
+    c === 100 ||
+    c === 102 ||
+    c === 103 ||
+    c === 104 ||
+    c === 107 ||
+    c === 108 ||
+    c === 109 ||
+    c === 110 ||
+    c === 114 ||
+    c === 116
+  );
 }
 /** et_ending: d f g k l m n r s t z ä and the marked U. */
 function isEtEnding(c: number): boolean {
-  return c === 100 || c === 102 || c === 103 || c === 107 || c === 108 || c === 109 || c === 110 ||
-    c === 114 || c === 115 || c === 116 || c === 122 || c === 0xe4 || c === 85;
+  return (
+    c === 100 ||
+    c === 102 ||
+    c === 103 ||
+    c === 107 ||
+    c === 108 ||
+    c === 109 ||
+    c === 110 ||
+    c === 114 ||
+    c === 115 ||
+    c === 116 ||
+    c === 122 ||
+    c === 0xe4 ||
+    c === 85
+  );
 }
 /** Stems before -et that keep it (ticket, planet, geordnet, internet, tret...). */
 const ET_KEEP = ['geordn', 'intern', 'tick', 'plan', 'tr'];
@@ -35,12 +60,10 @@ function isStEnding(c: number): boolean {
   return c !== 114 && isSEnding(c);
 }
 
-
 const STEP1 = suffixIndex(['erinnen', 'erin', 'lns', 'ern', 'em', 'er', 'en', 'es', 'ln', 'e', 's']);
 const STEP2 = suffixIndex(['est', 'en', 'er', 'et', 'st']);
 const APOSTROPHE = suffixIndex(["'sch", "'s", "'"]);
 const STEP3 = suffixIndex(['isch', 'lich', 'heit', 'keit', 'end', 'ung', 'ig', 'ik']);
-
 
 /** The prelude: mark u/y between vowels, then ß -> ss, ae/oe/ue -> ä/ö/ü (not after q). */
 function prelude(word: string): string {
@@ -55,13 +78,33 @@ function prelude(word: string): string {
   let i = 0;
   while (i < n) {
     const x = c[i];
-    if (x === 0xdf) { out.push(115, 115); i++; continue; }
-    if (i + 1 < n && c[i + 1] === 101) {
-      if (x === 97) { out.push(0xe4); i += 2; continue; }
-      if (x === 111) { out.push(0xf6); i += 2; continue; }
-      if (x === 117) { out.push(0xfc); i += 2; continue; }
+    if (x === 0xdf) {
+      out.push(115, 115);
+      i++;
+      continue;
     }
-    if (x === 113 && i + 1 < n && c[i + 1] === 117) { out.push(113, 117); i += 2; continue; }
+    if (i + 1 < n && c[i + 1] === 101) {
+      if (x === 97) {
+        out.push(0xe4);
+        i += 2;
+        continue;
+      }
+      if (x === 111) {
+        out.push(0xf6);
+        i += 2;
+        continue;
+      }
+      if (x === 117) {
+        out.push(0xfc);
+        i += 2;
+        continue;
+      }
+    }
+    if (x === 113 && i + 1 < n && c[i + 1] === 117) {
+      out.push(113, 117);
+      i += 2;
+      continue;
+    }
     out.push(x);
     i++;
   }
@@ -92,10 +135,15 @@ export function stemGerman(word: string): string {
       case 'em':
         if (!(at >= 4 && w.startsWith('syst', at - 4))) w = w.slice(0, at);
         break;
-      case 'ern': case 'er': case 'erin': case 'erinnen':
+      case 'ern':
+      case 'er':
+      case 'erin':
+      case 'erinnen':
         w = w.slice(0, at);
         break;
-      case 'e': case 'en': case 'es':
+      case 'e':
+      case 'en':
+      case 'es':
         w = w.slice(0, at);
         if (w.endsWith('niss')) w = w.slice(0, -1);
         break;
@@ -117,7 +165,11 @@ export function stemGerman(word: string): string {
       if (at > 0 && isEtEnding(w.charCodeAt(at - 1))) {
         const stem = w.slice(0, at);
         let keep = false;
-        for (const k of ET_KEEP) if (stem.endsWith(k)) { keep = true; break; }
+        for (const k of ET_KEEP)
+          if (stem.endsWith(k)) {
+            keep = true;
+            break;
+          }
         if (!keep) w = stem;
       }
     } else w = w.slice(0, at);
@@ -129,18 +181,24 @@ export function stemGerman(word: string): string {
     const at = w.length - s3.length;
     const prevIsE = at > 0 && w.charCodeAt(at - 1) === 101;
     switch (s3) {
-      case 'end': case 'ung':
+      case 'end':
+      case 'ung':
         w = w.slice(0, at);
-        if (w.endsWith('ig') && w.length - 2 >= p2 && !(w.length > 2 && w.charCodeAt(w.length - 3) === 101)) w = w.slice(0, -2);
+        if (w.endsWith('ig') && w.length - 2 >= p2 && !(w.length > 2 && w.charCodeAt(w.length - 3) === 101))
+          w = w.slice(0, -2);
         break;
-      case 'ig': case 'ik': case 'isch':
+      case 'ig':
+      case 'ik':
+      case 'isch':
         if (!prevIsE) w = w.slice(0, at);
         break;
-      case 'lich': case 'heit':
+      case 'lich':
+      case 'heit':
         w = w.slice(0, at);
         if ((w.endsWith('er') || w.endsWith('en')) && w.length - 2 >= p1) w = w.slice(0, -2);
         break;
-      default: { // 'keit'
+      default: {
+        // 'keit'
         w = w.slice(0, at);
         const k = w.endsWith('lich') ? 4 : w.endsWith('ig') ? 2 : 0;
         if (k > 0 && w.length - k >= p2) w = w.slice(0, -k);
@@ -156,7 +214,10 @@ export function stemGerman(word: string): string {
   let needs = false;
   for (let i = 0; i < w.length; i++) {
     const x = w.charCodeAt(i);
-    if (x === 85 || x === 89 || x === 0xe4 || x === 0xf6 || x === 0xfc) { needs = true; break; }
+    if (x === 85 || x === 89 || x === 0xe4 || x === 0xf6 || x === 0xfc) {
+      needs = true;
+      break;
+    }
   }
   if (!needs) return w;
   let out = '';

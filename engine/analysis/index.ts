@@ -4,7 +4,15 @@
  */
 export type { Language, Token, QueryWord } from './types.ts';
 export { LANGUAGES } from './types.ts';
-export { analyze, analyzeEach, analyzeQuery, analyzeTerms, termStreamOf, TermStream, MAX_WORD_LENGTH } from './analyzer.ts';
+export {
+  analyze,
+  analyzeEach,
+  analyzeQuery,
+  analyzeTerms,
+  termStreamOf,
+  TermStream,
+  MAX_WORD_LENGTH,
+} from './analyzer.ts';
 export type { TokenCallback } from './analyzer.ts';
 export { detectLanguage } from './detect.ts';
 /**

@@ -19,9 +19,31 @@
  */
 
 const GREEK: Record<string, string> = {
-  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta', ι: 'iota', κ: 'kappa',
-  λ: 'lambda', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ρ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon',
-  φ: 'phi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+  α: 'alpha',
+  β: 'beta',
+  γ: 'gamma',
+  δ: 'delta',
+  ε: 'epsilon',
+  ζ: 'zeta',
+  η: 'eta',
+  θ: 'theta',
+  ι: 'iota',
+  κ: 'kappa',
+  λ: 'lambda',
+  ν: 'nu',
+  ξ: 'xi',
+  ο: 'omicron',
+  π: 'pi',
+  ρ: 'rho',
+  σ: 'sigma',
+  ς: 'sigma',
+  τ: 'tau',
+  υ: 'upsilon',
+  φ: 'phi',
+  ϕ: 'phi',
+  χ: 'chi',
+  ψ: 'psi',
+  ω: 'omega',
 };
 
 /**

@@ -147,9 +147,15 @@ export function scanInto(text: string, stream: TokenStream): void {
   while (i < n) {
     const c = text.charCodeAt(i);
     // fast skip of ASCII separators
-    if (c < 128 && BMP_CLASS[c] === NONE) { i++; continue; }
+    if (c < 128 && BMP_CLASS[c] === NONE) {
+      i++;
+      continue;
+    }
     const k = c < 128 ? WORD : classAt(text, i);
-    if (k === NONE || k === IGNORABLE) { i += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1; continue; }
+    if (k === NONE || k === IGNORABLE) {
+      i += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+      continue;
+    }
     if ((cnt + maxPieces + 1) * RECORD > d.length) {
       stream.count = cnt;
       stream.reserve(maxPieces + 1);
@@ -197,7 +203,11 @@ export function scanInto(text: string, stream: TokenStream): void {
           }
           break;
         }
-        if (ch === 0x2019 && j > ps && j + 1 < n && classAt(text, j + 1) === WORD) { flags |= F_CURLY_APOS | F_NON_ASCII; j++; continue; }
+        if (ch === 0x2019 && j > ps && j + 1 < n && classAt(text, j + 1) === WORD) {
+          flags |= F_CURLY_APOS | F_NON_ASCII;
+          j++;
+          continue;
+        }
         const cls = classAt(text, j);
         if (cls !== WORD) {
           if (cls !== IGNORABLE) break;

@@ -63,7 +63,9 @@ export async function openCommit(dir: Directory): Promise<OpenedCommit> {
       try {
         bytes = await dir.readFile(name);
       } catch (err) {
-        throw new EngineError('CORRUPT_INDEX', `commit ${point.generation} references missing segment ${name}`, { cause: err });
+        throw new EngineError('CORRUPT_INDEX', `commit ${point.generation} references missing segment ${name}`, {
+          cause: err,
+        });
       }
       const core = new SegmentCore(bytes, name);
       if (core.maxDoc !== s.maxDoc) throw new EngineError('CORRUPT_INDEX', `segment ${name}: maxDoc mismatch`);
@@ -75,7 +77,9 @@ export async function openCommit(dir: Directory): Promise<OpenedCommit> {
         try {
           data = await dir.readFile(dname);
         } catch (err) {
-          throw new EngineError('CORRUPT_INDEX', `commit ${point.generation} references missing deletions ${dname}`, { cause: err });
+          throw new EngineError('CORRUPT_INDEX', `commit ${point.generation} references missing deletions ${dname}`, {
+            cause: err,
+          });
         }
         ({ bits, delCount } = decodeDeletions(data, s.maxDoc, dname));
       }

@@ -52,7 +52,11 @@ const DELETION_FILE = /^(s[0-9a-z]+)_([0-9a-z]+)\.del$/;
  * deletion files not referenced by `point` whose generation is not newer than it
  * (newer ones belong to a commit in progress).
  */
-export async function removeUnusedFiles(dir: Directory, point: CommitPoint, protectedIds: ReadonlySet<string>): Promise<number> {
+export async function removeUnusedFiles(
+  dir: Directory,
+  point: CommitPoint,
+  protectedIds: ReadonlySet<string>,
+): Promise<number> {
   const keep = referencedFiles(point);
   let removed = 0;
   for (const f of await dir.listAll()) {

@@ -24,7 +24,11 @@ export function encodeDeletions(bits: Uint8Array, maxDoc: number, delCount: numb
   return out;
 }
 
-export function decodeDeletions(data: Uint8Array, maxDoc: number, name: string): { bits: Uint8Array; delCount: number } {
+export function decodeDeletions(
+  data: Uint8Array,
+  maxDoc: number,
+  name: string,
+): { bits: Uint8Array; delCount: number } {
   const nbytes = (maxDoc + 7) >>> 3;
   const bad = (why: string) => new EngineError('CORRUPT_INDEX', `deletion file ${name}: ${why}`);
   if (data.length !== 12 + nbytes + 8) throw bad('wrong size');

@@ -58,7 +58,8 @@ export class FsDirectory implements Directory {
     try {
       fh = await open(join(this.path, name), 'r');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new EngineError('NOT_FOUND', `file not found: ${name}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new EngineError('NOT_FOUND', `file not found: ${name}`);
       throw ioError(`cannot read ${name}`, err);
     }
     try {
@@ -72,7 +73,8 @@ export class FsDirectory implements Directory {
       }
       return out;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new EngineError('NOT_FOUND', `file not found: ${name}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new EngineError('NOT_FOUND', `file not found: ${name}`);
       throw ioError(`cannot read ${name}`, err);
     } finally {
       void fh.close().catch(() => undefined);
@@ -149,7 +151,8 @@ export class FsDirectory implements Directory {
   async lock(): Promise<DirectoryLock> {
     this.check();
     const file = join(this.path, LOCK_FILE);
-    if (heldPaths.has(file)) throw new EngineError('LOCKED', `index directory ${this.path} is already open for writing`);
+    if (heldPaths.has(file))
+      throw new EngineError('LOCKED', `index directory ${this.path} is already open for writing`);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fh = await open(file, 'wx');

@@ -62,7 +62,10 @@ function pushTrimmed(text: string, s: number, e: number, out: [number, number][]
 const byStart = (a: Token, b: Token): number => a.start - b.start || b.end - a.end;
 
 /** Merge matched token offsets (sorted, overlapping/adjacent compound parts joined). */
-function matchRanges(tokens: readonly Token[], weights: ReadonlyMap<string, number>): { s: number; e: number; term: string }[] {
+function matchRanges(
+  tokens: readonly Token[],
+  weights: ReadonlyMap<string, number>,
+): { s: number; e: number; term: string }[] {
   const hits: Token[] = [];
   let sorted = true;
   for (let i = 0; i < tokens.length; i++) {

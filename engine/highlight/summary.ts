@@ -18,7 +18,11 @@ export interface SummaryOptions {
   minWords: number;
 }
 
-export const DEFAULT_SUMMARY: Readonly<SummaryOptions> = Object.freeze({ maxLength: 300, targetLength: 120, minWords: 4 });
+export const DEFAULT_SUMMARY: Readonly<SummaryOptions> = Object.freeze({
+  maxLength: 300,
+  targetLength: 120,
+  minWords: 4,
+});
 
 const WORD = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu;
 
@@ -33,7 +37,12 @@ export function summarize(text: string, options: Partial<SummaryOptions> = {}): 
  * The summary built from the sentences in order (only the meaningful ones when `meaningfulOnly`),
  * normalising each only when it is reached; null when there is no such sentence.
  */
-function fill(head: string, spans: readonly [number, number][], o: SummaryOptions, meaningfulOnly: boolean): string | null {
+function fill(
+  head: string,
+  spans: readonly [number, number][],
+  o: SummaryOptions,
+  meaningfulOnly: boolean,
+): string | null {
   let out = '';
   let any = false;
   for (const [s, e] of spans) {

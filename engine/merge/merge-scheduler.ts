@@ -75,26 +75,39 @@ export class MergeScheduler {
       return;
     }
     if (now - this.quietSince < this.compaction.idleMs) return;
-    const plan = this.compactionPlan(this.compaction.maxSegments, this.compaction.minRatio, this.policy.maxMergedSegmentBytes);
+    const plan = this.compactionPlan(
+      this.compaction.maxSegments,
+      this.compaction.minRatio,
+      this.policy.maxMergedSegmentBytes,
+    );
     const { candidates } = plan;
     const ids = plan.ids ?? this.displayUpgrade(candidates);
     if (!ids) {
       if (!this.settled) {
         this.settled = true;
         const c = this.compacting;
-        this.log?.({ type: 'compacted', segments: this.writer.segments.length, merges: c?.merges ?? 0, ms: c ? now - c.started : 0 });
+        this.log?.({
+          type: 'compacted',
+          segments: this.writer.segments.length,
+          merges: c?.merges ?? 0,
+          ms: c ? now - c.started : 0,
+        });
       }
       this.compacting = null;
       return;
     }
     this.compacting ??= { started: now, merges: 0 };
     const state = this.compacting;
-    this.running = this.run(candidates.filter((s) => ids.includes(s.core.id)), true)
+    this.running = this.run(
+      candidates.filter((s) => ids.includes(s.core.id)),
+      true,
+    )
       .then(() => {
         state.merges++;
       })
       .catch((err) => {
-        if (!this.closed) this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
+        if (!this.closed)
+          this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
         this.quietSince = Date.now(); // try again after another quiet period, not at once
       })
       .finally(() => {
@@ -113,14 +126,20 @@ export class MergeScheduler {
     if (this.running || this.closed || this.writer.isClosed) return;
     const candidates = this.writer.segments.filter((s) => !s.merging);
     const ids = findMerge(
-      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
+      candidates.map((s) => ({
+        id: s.core.id,
+        sizeBytes: s.core.sizeBytes,
+        maxDoc: s.core.maxDoc,
+        delCount: s.delCount,
+      })),
       this.policy,
     );
     if (!ids) return;
     const chosen = candidates.filter((s) => ids.includes(s.core.id));
     const run = this.run(chosen)
       .catch((err) => {
-        if (!this.closed) this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
+        if (!this.closed)
+          this.log?.({ type: 'error', where: 'merge', message: String((err as Error)?.message ?? err) });
       })
       .finally(() => {
         this.running = null;
@@ -159,10 +178,19 @@ export class MergeScheduler {
   }
 
   /** The segments not merging and the next compaction merge among them (idle-compaction.ts), or null. */
-  private compactionPlan(maxSegments: number, minRatio: number, maxMergedSegmentBytes: number): { candidates: LiveSegment[]; ids: string[] | null } {
+  private compactionPlan(
+    maxSegments: number,
+    minRatio: number,
+    maxMergedSegmentBytes: number,
+  ): { candidates: LiveSegment[]; ids: string[] | null } {
     const candidates = this.writer.segments.filter((s) => !s.merging);
     const ids = findIdleMerge(
-      candidates.map((s) => ({ id: s.core.id, sizeBytes: s.core.sizeBytes, maxDoc: s.core.maxDoc, delCount: s.delCount })),
+      candidates.map((s) => ({
+        id: s.core.id,
+        sizeBytes: s.core.sizeBytes,
+        maxDoc: s.core.maxDoc,
+        delCount: s.delCount,
+      })),
       { maxSegments, minRatio, maxMergeAtOnce: this.policy.maxMergeAtOnce, maxMergedSegmentBytes },
     );
     return { candidates, ids };
@@ -179,7 +207,12 @@ export class MergeScheduler {
     const key = want.join('\u0001');
     let pick: LiveSegment | null = null;
     for (const s of candidates) {
-      if (s.core.maxDoc === 0 || s.delCount >= s.core.maxDoc || (s.core.meta.displayFields ?? []).join('\u0001') === key) continue;
+      if (
+        s.core.maxDoc === 0 ||
+        s.delCount >= s.core.maxDoc ||
+        (s.core.meta.displayFields ?? []).join('\u0001') === key
+      )
+        continue;
       if (pick === null || s.core.sizeBytes < pick.core.sizeBytes) pick = s;
     }
     return pick ? [pick.core.id] : null;
@@ -194,7 +227,11 @@ export class MergeScheduler {
   }
 
   /** The merged segment's file image and doc maps: from the merge thread, else merged here. */
-  private async merge(id: string, sources: MergeSource[], stop: () => boolean): Promise<{ bytes: Uint8Array; docMaps: Int32Array[]; thread: boolean }> {
+  private async merge(
+    id: string,
+    sources: MergeSource[],
+    stop: () => boolean,
+  ): Promise<{ bytes: Uint8Array; docMaps: Int32Array[]; thread: boolean }> {
     const offThread = this.thread.merge(id, sources, this.segmentOptions);
     if (offThread) {
       try {
@@ -240,13 +277,30 @@ export class MergeScheduler {
           }
         }
       });
-      const merged: LiveSegment = { core, bits, delCount, committedDelGen: 0, committedDelCount: 0, merging: false, analysis: Math.min(...sources.map((x) => x.analysis)) };
+      const merged: LiveSegment = {
+        core,
+        bits,
+        delCount,
+        committedDelGen: 0,
+        committedDelCount: 0,
+        merging: false,
+        analysis: Math.min(...sources.map((x) => x.analysis)),
+      };
       const at = writer.segments.indexOf(sources[0]);
       for (const s of sources) writer.segments.splice(writer.segments.indexOf(s), 1);
       if (core.maxDoc > 0) writer.segments.splice(Math.min(at, writer.segments.length), 0, merged);
       writer.markChanged();
       written = false;
-      this.log?.({ type: 'merge', from: sources.map((s) => s.core.id), to: id, docs: core.maxDoc, bytes: bytes.length, ms: Date.now() - started, thread, ...(idle ? { idle } : {}) });
+      this.log?.({
+        type: 'merge',
+        from: sources.map((s) => s.core.id),
+        to: id,
+        docs: core.maxDoc,
+        bytes: bytes.length,
+        ms: Date.now() - started,
+        thread,
+        ...(idle ? { idle } : {}),
+      });
       await writer.commit();
     } finally {
       for (const s of sources) s.merging = false;

@@ -55,7 +55,11 @@ export class MergeThread {
   constructor(private readonly idleMs = IDLE_MS) {}
 
   /** Merges `sources` into segment `id` on the thread; null when the thread is unavailable. */
-  merge(id: string, sources: readonly MergeSource[], options: MergeOptions = {}): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
+  merge(
+    id: string,
+    sources: readonly MergeSource[],
+    options: MergeOptions = {},
+  ): Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }> | null {
     const w = this.start();
     if (!w) return null;
     if (this.idle) {
@@ -69,7 +73,9 @@ export class MergeThread {
       sources: sources.map((s) => ({ id: s.core.id, bytes: s.core.bytes, bits: s.bits })),
       options: { displayFields: options.displayFields ? [...options.displayFields] : undefined },
     };
-    const done = new Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }>((resolve, reject) => this.jobs.set(job, { resolve, reject }));
+    const done = new Promise<{ bytes: Uint8Array; docMaps: Int32Array[] }>((resolve, reject) =>
+      this.jobs.set(job, { resolve, reject }),
+    );
     try {
       w.postMessage(req);
     } catch {

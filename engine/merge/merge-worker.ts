@@ -17,7 +17,11 @@ const port = parentPort!;
 port.on('message', (req: MergeRequest) => {
   void run(req).then(
     // The image is in shared memory (concatChunks): posted, it is shared; only the doc maps move.
-    (reply) => port.postMessage(reply, reply.docMaps.map((m) => m.buffer as ArrayBuffer)),
+    (reply) =>
+      port.postMessage(
+        reply,
+        reply.docMaps.map((m) => m.buffer as ArrayBuffer),
+      ),
     (err) => port.postMessage({ job: req.job, error: String((err as Error)?.message ?? err) } satisfies MergeReply),
   );
 });

@@ -122,10 +122,11 @@ export async function mergeSegments(
       const src = sources[i].core.keywordColumn(field);
       if (!src) continue;
       const map = docMaps[i];
-      for (let d = 0; d < map.length; d++) if (map[d] >= 0) {
-        const vals = src.valuesOf(d);
-        if (vals.length) col.add(map[d], vals);
-      }
+      for (let d = 0; d < map.length; d++)
+        if (map[d] >= 0) {
+          const vals = src.valuesOf(d);
+          if (vals.length) col.add(map[d], vals);
+        }
       await tick(map.length);
     }
     w.addKeywordColumn(field, col.finish(maxDoc));

@@ -32,10 +32,16 @@ export interface MergeCandidate {
   delCount: number;
 }
 
-export function findMerge(segments: readonly MergeCandidate[], opts: MergePolicyOptions = DEFAULT_MERGE_POLICY): string[] | null {
+export function findMerge(
+  segments: readonly MergeCandidate[],
+  opts: MergePolicyOptions = DEFAULT_MERGE_POLICY,
+): string[] | null {
   const live = (s: MergeCandidate) => (s.maxDoc === 0 ? 0 : s.sizeBytes * (1 - s.delCount / s.maxDoc));
   const eligible = segments
-    .filter((s) => live(s) <= opts.maxMergedSegmentBytes / 2 || s.delCount / Math.max(1, s.maxDoc) > opts.deletesPctAllowed / 100)
+    .filter(
+      (s) =>
+        live(s) <= opts.maxMergedSegmentBytes / 2 || s.delCount / Math.max(1, s.maxDoc) > opts.deletesPctAllowed / 100,
+    )
     .sort((a, b) => live(b) - live(a) || (a.id < b.id ? -1 : 1));
   if (eligible.length < 2) return null;
 

@@ -48,13 +48,27 @@ export function releaseScratch(): void {
  * in [its current doc, hi) into out[d - lo] and sets marks[d - lo]; leaves `s`
  * on its first doc >= hi. Requires lo <= s.doc and hi - lo <= WINDOW_IDS.
  */
-export function scoreRange(s: Scorer, lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+export function scoreRange(
+  s: Scorer,
+  lo: number,
+  hi: number,
+  out: Float64Array,
+  marks: Uint8Array,
+  max: boolean,
+): void {
   if (s.scoreRange !== undefined) s.scoreRange(lo, hi, out, marks, max);
   else scoreRangeByDoc(s, lo, hi, out, marks, max);
 }
 
 /** scoreRange through score() and nextDoc() (scorers without a bulk form, or in a state it does not cover). */
-export function scoreRangeByDoc(s: Scorer, lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void {
+export function scoreRangeByDoc(
+  s: Scorer,
+  lo: number,
+  hi: number,
+  out: Float64Array,
+  marks: Uint8Array,
+  max: boolean,
+): void {
   for (let d = s.doc; d < hi; d = s.nextDoc()) {
     const v = s.score();
     const i = d - lo;

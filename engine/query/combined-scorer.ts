@@ -46,7 +46,11 @@ class FieldCursor {
   minLength = 0;
 
   /** @param field index of the cursor's field in the schema's text fields (-1: unknown). */
-  constructor(readonly it: PostingsIterator, readonly boost: number, readonly field: number) {}
+  constructor(
+    readonly it: PostingsIterator,
+    readonly boost: number,
+    readonly field: number,
+  ) {}
 
   shallowEnd(target: number): number {
     if (this.blockEnd < target) {
@@ -72,7 +76,6 @@ const SAFE = 1 + 1e-9;
 /** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */
 const MAX_PRODUCT = 256;
 
-
 export class CombinedScorer implements Scorer {
   doc = -1;
   readonly cost: number;
@@ -92,7 +95,9 @@ export class CombinedScorer implements Scorer {
     const cursors: FieldCursor[] = [];
     let cost = 0;
     for (const p of postings) {
-      cursors.push(new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)));
+      cursors.push(
+        new FieldCursor(p.it, p.boost, p.field === undefined ? -1 : fields.findIndex((f) => f.name === p.field)),
+      );
       cost += p.it.cost();
     }
     this.cursors = cursors;
@@ -188,7 +193,8 @@ export class CombinedScorer implements Scorer {
    */
   restrict(lo: number, hi: number, minScore: number, others: number): boolean {
     const na = this.na;
-    if (na < 2 || na > 4 || this.cursors.length > 30 || lo !== this.boundLo || hi !== this.boundHi || this.doc > hi) return false;
+    if (na < 2 || na > 4 || this.cursors.length > 30 || lo !== this.boundLo || hi !== this.boundHi || this.doc > hi)
+      return false;
     let minDl = 0;
     if (this.filterMins !== null) {
       minDl = rangeMin(this.filterMins, this.boundLo, this.boundHi);
@@ -249,7 +255,8 @@ export class CombinedScorer implements Scorer {
     if (this.lengths !== null) return this.lengths[doc];
     if (this.reader.norms) return 0;
     let dl = 0;
-    for (let i = 0; i < this.fields.length; i++) dl += this.fields[i].boost * this.reader.fieldLength(this.fields[i].name, doc);
+    for (let i = 0; i < this.fields.length; i++)
+      dl += this.fields[i].boost * this.reader.fieldLength(this.fields[i].name, doc);
     return dl;
   }
 
@@ -283,7 +290,9 @@ export class CombinedScorer implements Scorer {
     try {
       for (let k = 0; k < this.cursors.length; k++) {
         const c = this.cursors[k];
-        const it = c.it as PostingsIterator & { addFreqs?: (lo: number, hi: number, acc: Float64Array, marks: Uint8Array, boost: number) => void };
+        const it = c.it as PostingsIterator & {
+          addFreqs?: (lo: number, hi: number, acc: Float64Array, marks: Uint8Array, boost: number) => void;
+        };
         if (it.docID() >= hi) continue;
         if (it.addFreqs !== undefined) it.addFreqs(lo, hi, freqs, seen, c.boost);
         else {

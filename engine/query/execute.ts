@@ -33,7 +33,8 @@ export interface SnapshotContext {
  * more-like-this query): planned directly (plan.ts buildTermsPlan), as buildPlan would plan
  * termsQuery(terms) (similarity/more-like-this.ts), without building its clauses.
  */
-export type ExecuteRequest = ExecuteOptions & ({ query: ParsedQuery; terms?: undefined } | { terms: readonly { term: string }[]; query?: undefined });
+export type ExecuteRequest = ExecuteOptions &
+  ({ query: ParsedQuery; terms?: undefined } | { terms: readonly { term: string }[]; query?: undefined });
 
 export interface ExecuteOptions {
   filter?: Filter;
@@ -92,7 +93,16 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
     const bits = compiled?.bits ?? null;
     const maxDoc = reader.maxDoc;
     const nextCandidate = bits ? (from: number) => nextSetBit(bits, from, maxDoc) : null;
-    const task: SegmentTask = { scoring, required, excluded, accept, nextCandidate, bits, docBase: ctx.bases[i], maxDoc };
+    const task: SegmentTask = {
+      scoring,
+      required,
+      excluded,
+      accept,
+      nextCandidate,
+      bits,
+      docBase: ctx.bases[i],
+      maxDoc,
+    };
     if (plan.empty) collectAll(task, top, st);
     else if (cost <= (req.exhaustiveMaxCost ?? 0)) scoreSegment(task, top, st, 'sparse');
     else if (!req.pruning) scoreSegment(task, top, st, 'exhaustive');

@@ -39,7 +39,12 @@ export function docLengths(norms: readonly Uint8Array[], boosts: Float64Array): 
   let entries = docLengthCache.get(norms[0]);
   if (entries === undefined) docLengthCache.set(norms[0], (entries = []));
   for (const e of entries) {
-    if (e.norms.length === norms.length && e.norms.every((n, i) => n === norms[i]) && e.boosts.every((b, i) => b === boosts[i])) return e.lengths;
+    if (
+      e.norms.length === norms.length &&
+      e.norms.every((n, i) => n === norms[i]) &&
+      e.boosts.every((b, i) => b === boosts[i])
+    )
+      return e.lengths;
   }
   const maxDoc = norms[0].length;
   const lengths = new Float64Array(maxDoc);
@@ -52,7 +57,10 @@ export function docLengths(norms: readonly Uint8Array[], boosts: Float64Array): 
   return lengths;
 }
 
-const docLengthCache = new WeakMap<Uint8Array, { norms: Uint8Array[]; boosts: Float64Array; lengths: Float64Array }[]>();
+const docLengthCache = new WeakMap<
+  Uint8Array,
+  { norms: Uint8Array[]; boosts: Float64Array; lengths: Float64Array }[]
+>();
 
 /**
  * docLengths of a segment for the schema's text fields (`fields`, with the segment's
@@ -60,7 +68,10 @@ const docLengthCache = new WeakMap<Uint8Array, { norms: Uint8Array[]; boosts: Fl
  * Memoised per fields list (a searcher's) and segment, so the scorers of one search
  * look it up in a map; a new fields list finds the lengths computed before by content.
  */
-export function docLengthsOf(fields: readonly FieldLengths[], norms: readonly (Uint8Array | null)[]): Float64Array | null {
+export function docLengthsOf(
+  fields: readonly FieldLengths[],
+  norms: readonly (Uint8Array | null)[],
+): Float64Array | null {
   let first: Uint8Array | null = null;
   for (let i = 0; i < norms.length && first === null; i++) first = norms[i];
   if (first === null) return null;
@@ -176,7 +187,14 @@ function floatBelow(v: number): number {
 
 function newFilterMins(bits: Uint32Array, maxDoc: number, length: (doc: number) => number): FilterMins {
   const nGroups = (bits.length + 63) >>> 6;
-  return { bits, maxDoc, length, words: new Float32Array(bits.length), groups: new Float32Array(nGroups), filled: new Uint8Array(nGroups) };
+  return {
+    bits,
+    maxDoc,
+    length,
+    words: new Float32Array(bits.length),
+    groups: new Float32Array(nGroups),
+    filled: new Uint8Array(nGroups),
+  };
 }
 
 function fillGroup(m: FilterMins, g: number): void {
@@ -227,7 +245,12 @@ export function rangeMin(m: FilterMins, lo: number, hi: number): number {
  * text fields `fields` (their norms `norms`, same order), built on first use
  * and kept as long as the bitset.
  */
-export function filterMinsFor(bits: Uint32Array, fields: readonly FieldLengths[], norms: readonly (Uint8Array | null)[], reader: SegmentReader): FilterMins {
+export function filterMinsFor(
+  bits: Uint32Array,
+  fields: readonly FieldLengths[],
+  norms: readonly (Uint8Array | null)[],
+  reader: SegmentReader,
+): FilterMins {
   let byFields = filterMinsCache.get(bits);
   if (byFields === undefined) filterMinsCache.set(bits, (byFields = new Map()));
   let key = fieldsKeys.get(fields);

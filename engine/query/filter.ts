@@ -53,7 +53,8 @@ export function validateFilter(filter: Filter, schema: FilterSchema, limits: Par
       if (values > maxValues) bad(`filter has more than ${maxValues} values`);
     } else if ('numeric' in f) {
       if (!schema.numericFields.includes(f.numeric)) bad(`unknown numeric field "${f.numeric}"`);
-      for (const b of [f.gte, f.lte]) if (b !== undefined && (typeof b !== 'number' || Number.isNaN(b))) bad('numeric bounds must be numbers');
+      for (const b of [f.gte, f.lte])
+        if (b !== undefined && (typeof b !== 'number' || Number.isNaN(b))) bad('numeric bounds must be numbers');
     } else {
       bad('filter needs one of and, or, not, keyword, numeric');
     }
@@ -267,7 +268,7 @@ function isFull(bits: Uint32Array, maxDoc: number): boolean {
     for (let i = 0; i < whole && full; i++) if (bits[i] !== 0xffffffff) full = false;
     const rest = maxDoc & 31;
     const mask = 0xffffffff >>> (32 - rest);
-    if (full && rest > 0 && ((bits[whole] & mask) >>> 0) !== mask) full = false;
+    if (full && rest > 0 && (bits[whole] & mask) >>> 0 !== mask) full = false;
     fullBits.set(bits, full);
   }
   return full;
@@ -290,7 +291,8 @@ export function compileFilter(
   let bits = cache.get(reader.id, key);
   if (!bits) {
     const u = cache.usage(reader.id, key, () => filterBuildCost(filter, reader));
-    if (u.uses < 2 && queryCost * 8 < u.cost) return { matches: filterPredicate(filter, reader), bits: null, all: false };
+    if (u.uses < 2 && queryCost * 8 < u.cost)
+      return { matches: filterPredicate(filter, reader), bits: null, all: false };
     bits = buildFilterBits(filter, reader);
     cache.set(reader.id, key, bits);
   }

@@ -114,7 +114,15 @@ function leapfrogged(clauses: Scorer[], req: Int32Array, m: number, lead: number
  * or a doc >= windowMax. The lead is not moved past windowMax: the next
  * window's requirements may differ.
  */
-function leapfrog(clauses: Scorer[], lead: number, others: Int32Array, nOthers: number, bits: Uint32Array | null, d: number, windowMax: number): number {
+function leapfrog(
+  clauses: Scorer[],
+  lead: number,
+  others: Int32Array,
+  nOthers: number,
+  bits: Uint32Array | null,
+  d: number,
+  windowMax: number,
+): number {
   const l = clauses[lead];
   for (;;) {
     let target = d;
@@ -401,14 +409,16 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       // it has no doc there.
       for (let j = 0; j < n; j++) {
         const c = clauses[j];
-        if (wasEssential[j] === 0 && c.doc < windowMin && c.shallowEnd(windowMin) >= windowMax - 1) c.advance(windowMin);
+        if (wasEssential[j] === 0 && c.doc < windowMin && c.shallowEnd(windowMin) >= windowMax - 1)
+          c.advance(windowMin);
       }
       // One clause: any bound at most minScore skips the window, however loose.
       const floorArg = n === 1 ? minScore : Infinity;
       for (let j = 0; j < n; j++) {
         const c = clauses[j];
         fresh[j] = wasEssential[j];
-        bound[j] = c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1, floorArg) : c.maxScore;
+        bound[j] =
+          c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1, floorArg) : c.maxScore;
       }
       partition(minScore);
       let grew = false;
@@ -472,7 +482,19 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
           const c = clauses[order[i]];
           if (c.doc < windowMin) c.advance(windowMin);
         }
-        scoreWindowBulk(t, top, st, windowMin, windowMax, order, fe, prefix, dormant, alts, (columns ??= windowColumns(n)));
+        scoreWindowBulk(
+          t,
+          top,
+          st,
+          windowMin,
+          windowMax,
+          order,
+          fe,
+          prefix,
+          dormant,
+          alts,
+          (columns ??= windowColumns(n)),
+        );
         windowMin = windowMax;
         continue;
       }
@@ -523,7 +545,10 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         // decoded) and the non-essential bounds: if it cannot compete, pass over it.
         // With a lead (whose docs the essential clauses were moved to), only while
         // the bound passes over at least half the docs it is asked about.
-        let ub = lead >= 0 && (!filtered || (leadBounds >= 32 && leadPassed * 2 < leadBounds)) ? Infinity : prefix[fe] + dormant;
+        let ub =
+          lead >= 0 && (!filtered || (leadBounds >= 32 && leadPassed * 2 < leadBounds))
+            ? Infinity
+            : prefix[fe] + dormant;
         for (let i = fe; i < n && ub !== Infinity; i++) {
           const c = clauses[order[i]];
           if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
@@ -545,83 +570,83 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
             else clauses[lead].nextDoc();
           }
         } else {
-        let partial = 0;
-        for (let i = fe; i < n; i++) {
-          const j = order[i];
-          const c = clauses[j];
-          if (c.doc === doc) {
-            const v = c.score();
-            s[j] = v;
-            stamp[j] = doc;
-            partial += v;
-            if (bits !== null) advanceMatching(c, doc + 1, bits);
-            else c.nextDoc();
-          } else if (dormant > 0 && alts[j] !== null) {
-            const v = alts[j]!.scoreAt(doc);
-            if (v >= 0) {
-              s[j] = v;
-              stamp[j] = doc;
-              partial += v;
-            }
-          }
-        }
-        let competitive = true;
-        if (fe > 0) {
-          const min = floor(top, st);
-          for (let i = fe - 1; i >= 0; i--) {
-            if ((partial + prefix[i + 1]) * SAFE <= min) {
-              competitive = false;
-              break;
-            }
+          let partial = 0;
+          for (let i = fe; i < n; i++) {
             const j = order[i];
             const c = clauses[j];
-            if (c.doc < doc) c.advance(doc);
             if (c.doc === doc) {
               const v = c.score();
               s[j] = v;
               stamp[j] = doc;
               partial += v;
+              if (bits !== null) advanceMatching(c, doc + 1, bits);
+              else c.nextDoc();
+            } else if (dormant > 0 && alts[j] !== null) {
+              const v = alts[j]!.scoreAt(doc);
+              if (v >= 0) {
+                s[j] = v;
+                stamp[j] = doc;
+                partial += v;
+              }
             }
           }
-        }
-        if (lead >= 0 && clauses[lead].doc === doc) {
-          if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
-          else clauses[lead].nextDoc();
-        }
-        if (competitive) {
-          let total = 0;
-          for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
-          top.offer(total, docBase + doc);
-          if (boundsValid && dormant === 0) {
+          let competitive = true;
+          if (fe > 0) {
             const min = floor(top, st);
-            while (fe < n && prefix[fe + 1] * SAFE <= min) {
-              fe++;
-              st.exact = false;
-            }
-            if (fe === n) break;
-            // Without a filter only a first lead is looked for; with one, the leapfrogged clauses grow too.
-            if (!filtered) {
-              if (lead < 0) {
-                lead = pickLead(clauses, bound, min);
-                if (lead >= 0) {
-                  st.exact = false;
-                  if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
-                }
+            for (let i = fe - 1; i >= 0; i--) {
+              if ((partial + prefix[i + 1]) * SAFE <= min) {
+                competitive = false;
+                break;
               }
-            } else if (min !== reqMin) {
-              reqMin = min;
-              const m = pickRequired(clauses, bound, min, req);
-              if (m > 0) {
-                if (lead < 0) {
-                  lead = req[0];
-                  st.exact = false;
-                  if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
-                }
-                nOthers = leapfrogged(clauses, req, m, lead, others);
+              const j = order[i];
+              const c = clauses[j];
+              if (c.doc < doc) c.advance(doc);
+              if (c.doc === doc) {
+                const v = c.score();
+                s[j] = v;
+                stamp[j] = doc;
+                partial += v;
               }
             }
           }
-        }
+          if (lead >= 0 && clauses[lead].doc === doc) {
+            if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
+            else clauses[lead].nextDoc();
+          }
+          if (competitive) {
+            let total = 0;
+            for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
+            top.offer(total, docBase + doc);
+            if (boundsValid && dormant === 0) {
+              const min = floor(top, st);
+              while (fe < n && prefix[fe + 1] * SAFE <= min) {
+                fe++;
+                st.exact = false;
+              }
+              if (fe === n) break;
+              // Without a filter only a first lead is looked for; with one, the leapfrogged clauses grow too.
+              if (!filtered) {
+                if (lead < 0) {
+                  lead = pickLead(clauses, bound, min);
+                  if (lead >= 0) {
+                    st.exact = false;
+                    if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+                  }
+                }
+              } else if (min !== reqMin) {
+                reqMin = min;
+                const m = pickRequired(clauses, bound, min, req);
+                if (m > 0) {
+                  if (lead < 0) {
+                    lead = req[0];
+                    st.exact = false;
+                    if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
+                  }
+                  nOthers = leapfrogged(clauses, req, m, lead, others);
+                }
+              }
+            }
+          }
         }
       }
       doc = NO_MORE_DOCS;

@@ -31,17 +31,25 @@ export interface ParseLimits {
 
 export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({ maxLength: 8192, maxClauses: 1024 });
 
-export type QueryErrorCode = 'query_too_long' | 'too_many_clauses' | 'invalid_query' | 'invalid_filter' | 'invalid_request';
+export type QueryErrorCode =
+  'query_too_long' | 'too_many_clauses' | 'invalid_query' | 'invalid_filter' | 'invalid_request';
 
 /** Typed error of the query layer (bad query text, filter or request parameters). */
 export class QueryError extends Error {
-  constructor(readonly code: QueryErrorCode, message: string) {
+  constructor(
+    readonly code: QueryErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'QueryError';
   }
 }
 
-interface RawToken { occur: Occur; text: string; quoted: boolean }
+interface RawToken {
+  occur: Occur;
+  text: string;
+  quoted: boolean;
+}
 
 /** Split raw text into (occur, text, quoted) tokens. */
 export function tokenizeQuery(text: string): RawToken[] {
@@ -53,7 +61,12 @@ export function tokenizeQuery(text: string): RawToken[] {
     if (i >= n) break;
     let occur: Occur = 'should';
     const c = text[i];
-    if ((c === '+' || c === '-') && i + 1 < n && !isSpace(text.charCodeAt(i + 1)) && !isAsciiDigit(text.charCodeAt(i + 1))) {
+    if (
+      (c === '+' || c === '-') &&
+      i + 1 < n &&
+      !isSpace(text.charCodeAt(i + 1)) &&
+      !isAsciiDigit(text.charCodeAt(i + 1))
+    ) {
       occur = c === '+' ? 'must' : 'mustNot';
       i++;
     }
@@ -82,7 +95,9 @@ function isQuote(code: number): boolean {
 }
 
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b);
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)
+  );
 }
 
 /**
@@ -106,7 +121,8 @@ function phraseSlots(words: QueryWord[], gapOtherStopwords: boolean): { slots: P
 /** A phrase clause, or a word clause when the phrase has one slot. */
 function phraseClause(phrase: { slots: PhraseSlot[]; words: QueryWord[] }, occur: Occur, text: string): QueryClause {
   const { slots } = phrase;
-  if (slots.length === 1) return { kind: 'word', occur, word: { text: phrase.words[0].text, terms: slots[0].terms, parts: [] } };
+  if (slots.length === 1)
+    return { kind: 'word', occur, word: { text: phrase.words[0].text, terms: slots[0].terms, parts: [] } };
   return { kind: 'phrase', occur, text, slots };
 }
 
@@ -116,14 +132,24 @@ function phraseClause(phrase: { slots: PhraseSlot[]; words: QueryWord[] }, occur
  * read in the other language rather than matching nothing, unless it has no content there either
  * or only exclusions.
  */
-export function parseQuery(text: string, language: Language, analyzeQuery: AnalyzeQueryFn, limits: Partial<ParseLimits> = {}): ParsedQuery {
+export function parseQuery(
+  text: string,
+  language: Language,
+  analyzeQuery: AnalyzeQueryFn,
+  limits: Partial<ParseLimits> = {},
+): ParsedQuery {
   const parsed = parseIn(text, language, analyzeQuery, limits);
   if (parsed.clauses.length > 0) return parsed;
   const other = parseIn(text, language === 'de' ? 'en' : 'de', analyzeQuery, limits);
   return other.clauses.some((c) => c.occur !== 'mustNot') ? other : parsed;
 }
 
-function parseIn(text: string, language: Language, analyzeQuery: AnalyzeQueryFn, limits: Partial<ParseLimits>): ParsedQuery {
+function parseIn(
+  text: string,
+  language: Language,
+  analyzeQuery: AnalyzeQueryFn,
+  limits: Partial<ParseLimits>,
+): ParsedQuery {
   if (typeof text !== 'string') throw new QueryError('invalid_query', 'query must be a string');
   const maxLength = limits.maxLength ?? DEFAULT_PARSE_LIMITS.maxLength;
   const maxClauses = limits.maxClauses ?? DEFAULT_PARSE_LIMITS.maxClauses;
@@ -150,7 +176,11 @@ function parseIn(text: string, language: Language, analyzeQuery: AnalyzeQueryFn,
       continue;
     }
     for (const w of content) {
-      clauses.push({ kind: 'word', occur: tok.occur, word: { text: w.text, terms: [...w.terms], parts: [...w.parts] } });
+      clauses.push({
+        kind: 'word',
+        occur: tok.occur,
+        word: { text: w.text, terms: [...w.terms], parts: [...w.parts] },
+      });
     }
   }
   if (clauses.length > maxClauses) {

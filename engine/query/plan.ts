@@ -26,7 +26,11 @@ export const PART_BOOST = 0.5;
 
 export type Unit =
   | { kind: 'terms'; field: string; alts: { term: string; w: TermWeight; lengths: Float64Array }[] }
-  | { kind: 'combined'; allFields: readonly { name: string; boost: number }[]; alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] }
+  | {
+      kind: 'combined';
+      allFields: readonly { name: string; boost: number }[];
+      alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[];
+    }
   | { kind: 'phrase'; field: string; slots: PhraseSlot[]; w: TermWeight };
 
 /**
@@ -141,7 +145,9 @@ export class GlobalStats {
     const k = `${field}\u0000${term}`;
     const known = this.capped.get(k);
     if (known !== undefined && (known.exact || known.df > atMost)) return known.df;
-    const order = (this.bySize ??= this.segments.map((_, i) => i).sort((a, b) => this.segments[b].maxDoc - this.segments[a].maxDoc || a - b));
+    const order = (this.bySize ??= this.segments
+      .map((_, i) => i)
+      .sort((a, b) => this.segments[b].maxDoc - this.segments[a].maxDoc || a - b));
     const per = new Float64Array(this.segments.length + 1);
     let sum = 0;
     let exact = true;
@@ -233,7 +239,13 @@ function combinedStats(ctx: PlanContext, stats: GlobalStats): { docCount: number
 }
 
 /** One 'combined' unit of a word's alternatives (none when no field has any of them). */
-function combinedUnits(terms: string[], boost: number, ctx: PlanContext, stats: GlobalStats, combined: { docCount: number; sumW: number }): Unit[] {
+function combinedUnits(
+  terms: string[],
+  boost: number,
+  ctx: PlanContext,
+  stats: GlobalStats,
+  combined: { docCount: number; sumW: number },
+): Unit[] {
   const { docCount, sumW } = combined;
   if (docCount === 0) return [];
   const alts: { term: string; w: TermWeight; fields: { name: string; boost: number }[] }[] = [];
@@ -262,7 +274,12 @@ function fieldUnits(terms: string[], boost: number, ctx: PlanContext, stats: Glo
     for (const term of terms.length === 1 ? terms : new Set(terms)) {
       const df = stats.docFreq(f.name, term);
       if (df === 0) continue;
-      const w = bm25TermWeight(ctx.bm25, { docFreq: df, docCount: fs.docCount, avgFieldLength: fs.avgdl, boost: f.boost * boost });
+      const w = bm25TermWeight(ctx.bm25, {
+        docFreq: df,
+        docCount: fs.docCount,
+        avgFieldLength: fs.avgdl,
+        boost: f.boost * boost,
+      });
       alts.push({ term, w, lengths: lengthTable(w) });
     }
     if (alts.length > 0) out.push({ kind: 'terms', field: f.name, alts });
@@ -293,18 +310,33 @@ function phraseUnits(slots: PhraseSlot[], boost: number, ctx: PlanContext, stats
 }
 
 /** The units of a word's alternatives: one combined unit (`combined` given: BM25F), else one per field. */
-function wordUnits(terms: string[], boost: number, ctx: PlanContext, stats: GlobalStats, combined: { docCount: number; sumW: number } | null): Unit[] {
+function wordUnits(
+  terms: string[],
+  boost: number,
+  ctx: PlanContext,
+  stats: GlobalStats,
+  combined: { docCount: number; sumW: number } | null,
+): Unit[] {
   return combined !== null ? combinedUnits(terms, boost, ctx, stats, combined) : fieldUnits(terms, boost, ctx, stats);
 }
 
 export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats): QueryPlan {
-  const plan: QueryPlan = { scoring: [], required: [], excluded: [], impossible: false, empty: q.clauses.length === 0 && q.text.trim() === '' };
+  const plan: QueryPlan = {
+    scoring: [],
+    required: [],
+    excluded: [],
+    impossible: false,
+    empty: q.clauses.length === 0 && q.text.trim() === '',
+  };
   const byCombined = (ctx.fieldScoring ?? 'combined') === 'combined';
   // the same for every word of the query (fields and snapshot statistics are fixed)
   const combined = byCombined && q.clauses.length > 0 ? combinedStats(ctx, stats) : null;
   for (const c of mergeDuplicates(q.clauses)) {
     const boost = c.boost ?? 1;
-    const units = c.kind === 'word' ? wordUnits(c.word.terms, boost, ctx, stats, combined) : phraseUnits(c.slots, boost, ctx, stats);
+    const units =
+      c.kind === 'word'
+        ? wordUnits(c.word.terms, boost, ctx, stats, combined)
+        : phraseUnits(c.slots, boost, ctx, stats);
     if (c.occur === 'mustNot') {
       if (units.length > 0) plan.excluded.push(units);
       continue;
@@ -352,8 +384,10 @@ function mergeDuplicates(clauses: readonly QueryClause[]): QueryClause[] {
   const out: QueryClause[] = [];
   for (const c of clauses) {
     const b = c.boost ?? 1;
-    if (!(b >= 0) || !Number.isFinite(b)) throw new QueryError('invalid_query', 'clause boost must be a finite number >= 0');
-    const key = c.kind === 'word' ? wordKey(c.occur, c.word.terms, c.word.parts) : JSON.stringify([c.kind, c.occur, c.slots]);
+    if (!(b >= 0) || !Number.isFinite(b))
+      throw new QueryError('invalid_query', 'clause boost must be a finite number >= 0');
+    const key =
+      c.kind === 'word' ? wordKey(c.occur, c.word.terms, c.word.parts) : JSON.stringify([c.kind, c.occur, c.slots]);
     const seen = byKey.get(key);
     if (!seen) {
       const copy = { ...c };
@@ -383,7 +417,8 @@ export function openUnit(u: Unit, reader: SegmentReader, stats?: GlobalStats, se
   if (u.kind === 'terms') {
     const subs: Scorer[] = [];
     for (const a of u.alts) {
-      const it = stats && segment >= 0 ? stats.postings(u.field, a.term, segment) : reader.postings(u.field, a.term, false);
+      const it =
+        stats && segment >= 0 ? stats.postings(u.field, a.term, segment) : reader.postings(u.field, a.term, false);
       if (it) subs.push(new TermScorer(it, a.w, reader, u.field, a.lengths));
     }
     if (subs.length === 0) return null;
@@ -394,7 +429,8 @@ export function openUnit(u: Unit, reader: SegmentReader, stats?: GlobalStats, se
     for (const a of u.alts) {
       const postings: { it: PostingsIterator; boost: number; field: string }[] = [];
       for (const f of a.fields) {
-        const it = stats && segment >= 0 ? stats.postings(f.name, a.term, segment) : reader.postings(f.name, a.term, false);
+        const it =
+          stats && segment >= 0 ? stats.postings(f.name, a.term, segment) : reader.postings(f.name, a.term, false);
         if (it) postings.push({ it, boost: f.boost, field: f.name });
       }
       if (postings.length > 0) subs.push(new CombinedScorer(postings, a.w, reader, u.allFields));
@@ -413,7 +449,13 @@ export function openUnit(u: Unit, reader: SegmentReader, stats?: GlobalStats, se
     if (its.length === 0) return null;
     slots.push(new SlotPostings(its));
   }
-  return new PhraseScorer(slots, u.slots.map((s) => s.offset), u.w, reader, u.field);
+  return new PhraseScorer(
+    slots,
+    u.slots.map((s) => s.offset),
+    u.w,
+    reader,
+    u.field,
+  );
 }
 
 /** Any-field matcher of one required/excluded item; null when it cannot match in this segment. */

@@ -144,7 +144,10 @@ export class TermScorer implements Scorer {
     const weight = this.weight;
     for (let d = this.doc; d < hi; d = it.nextDoc()) {
       const f = it.freq();
-      const v = norms !== null ? (weight * f) / (f + lengths![norms[d]]) : bm25Score(this.w, f, this.reader.fieldLength(this.field, d));
+      const v =
+        norms !== null
+          ? (weight * f) / (f + lengths![norms[d]])
+          : bm25Score(this.w, f, this.reader.fieldLength(this.field, d));
       const i = d - lo;
       if (max) {
         if (v > out[i]) out[i] = v;

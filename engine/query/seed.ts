@@ -66,8 +66,24 @@ export function pickSeed(units: readonly Unit[], stats: GlobalStats, i: number):
  * order, skipping those without postings there); returns the global docs offered (to be
  * skipped by the pass), or null when seeding does not apply.
  */
-export function seedTop(units: readonly Unit[], reader: SegmentReader, stats: GlobalStats, i: number, t: SegmentTask, top: TopDocs, st: CollectState): Set<number> | null {
-  if (t.required.length > 0 || t.excluded.length > 0 || t.scoring.length === 0 || top.k === 0 || top.full || st.count < st.threshold) return null;
+export function seedTop(
+  units: readonly Unit[],
+  reader: SegmentReader,
+  stats: GlobalStats,
+  i: number,
+  t: SegmentTask,
+  top: TopDocs,
+  st: CollectState,
+): Set<number> | null {
+  if (
+    t.required.length > 0 ||
+    t.excluded.length > 0 ||
+    t.scoring.length === 0 ||
+    top.k === 0 ||
+    top.full ||
+    st.count < st.threshold
+  )
+    return null;
   let total = 0;
   for (const c of t.scoring) total += c.cost;
   const pick = pickSeed(units, stats, i);
@@ -82,7 +98,11 @@ export function seedTop(units: readonly Unit[], reader: SegmentReader, stats: Gl
   if (probes.length !== t.scoring.length) return null;
   const bits = t.bits ?? null;
   const seeded = new Set<number>();
-  for (let d = bits !== null ? advanceMatching(seed, 0, bits) : seed.nextDoc(); d !== NO_MORE_DOCS; d = bits !== null ? advanceMatching(seed, d + 1, bits) : seed.nextDoc()) {
+  for (
+    let d = bits !== null ? advanceMatching(seed, 0, bits) : seed.nextDoc();
+    d !== NO_MORE_DOCS;
+    d = bits !== null ? advanceMatching(seed, d + 1, bits) : seed.nextDoc()
+  ) {
     if (!t.accept(d)) continue;
     let score = 0;
     for (let j = 0; j < probes.length; j++) {

@@ -200,7 +200,18 @@ export function addCombinedScores(
     }
     m = at;
   } else if (n === 2) {
-    m = mergeTwo(docs, freqs, marks[0], marks[2], marks[1], marks[3], cursors[0].boost, cursors[1].boost, mdocs, mfreqs);
+    m = mergeTwo(
+      docs,
+      freqs,
+      marks[0],
+      marks[2],
+      marks[1],
+      marks[3],
+      cursors[0].boost,
+      cursors[1].boost,
+      mdocs,
+      mfreqs,
+    );
   } else {
     for (;;) {
       let doc = NO_MORE_DOCS;

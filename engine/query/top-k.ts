@@ -37,7 +37,12 @@ const isExcluded = isExcludedAt;
  * `mode`: 'pruned' (MaxScore), 'exhaustive', or 'sparse' (exhaustive, term-at-a-time where
  * sparse-exhaustive.ts applies: same hits and scores as 'exhaustive').
  */
-export function scoreSegment(t: SegmentTask, top: TopDocs, st: CollectState, mode: 'pruned' | 'exhaustive' | 'sparse'): void {
+export function scoreSegment(
+  t: SegmentTask,
+  top: TopDocs,
+  st: CollectState,
+  mode: 'pruned' | 'exhaustive' | 'sparse',
+): void {
   if (t.required.length > 0) scoreConjunctive(t, top, st);
   else if (t.scoring.length === 0) return;
   else if (mode === 'pruned') scoreMaxScore(t, top, st);

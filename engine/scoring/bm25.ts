@@ -77,7 +77,14 @@ export function bm25UpperBound(w: TermWeight, impacts: readonly Impact[]): numbe
 /** One-shot convenience: full BM25 of a term in a doc. */
 export function bm25(
   params: Bm25Params,
-  input: { freq: number; fieldLength: number; docFreq: number; docCount: number; avgFieldLength: number; boost?: number },
+  input: {
+    freq: number;
+    fieldLength: number;
+    docFreq: number;
+    docCount: number;
+    avgFieldLength: number;
+    boost?: number;
+  },
 ): number {
   return bm25Score(bm25TermWeight(params, input), input.freq, input.fieldLength);
 }

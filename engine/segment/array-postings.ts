@@ -72,7 +72,7 @@ export class ArrayPostingsIterator implements PostingsIterator {
       else hi = mid;
     }
     if (lo >= docs.length) return NO_MORE_DOCS;
-    return docs[Math.min(docs.length - 1, (lo | 127))];
+    return docs[Math.min(docs.length - 1, lo | 127)];
   }
 
   blockImpacts(): Impact[] {

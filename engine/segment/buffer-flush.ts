@@ -20,7 +20,13 @@ export function termStarts(chunks: readonly Int32Array[], lens: readonly number[
 }
 
 /** Scatters the log's (doc, position) pairs to their terms' runs (`fill`: each run's next slot, advanced). */
-export function scatterLog(chunks: readonly Int32Array[], lens: readonly number[], fill: Int32Array, sDoc: Int32Array, sPos: Int32Array): void {
+export function scatterLog(
+  chunks: readonly Int32Array[],
+  lens: readonly number[],
+  fill: Int32Array,
+  sDoc: Int32Array,
+  sPos: Int32Array,
+): void {
   for (let c = 0; c < chunks.length; c++) {
     const log = chunks[c];
     for (let i = 0, n3 = lens[c]; i < n3; i += 3) {
@@ -40,7 +46,16 @@ export function fieldNorms(lengths: IntList, maxDoc: number): Uint8Array {
 }
 
 /** Writes the postings of a field's terms (in term order) and adds them to its terms writer. */
-export function writeTerms(pw: PostingsWriter, tw: TermsWriter, terms: readonly string[], tids: Int32Array, start: Int32Array, sDoc: Int32Array, sPos: Int32Array, norms: Uint8Array): void {
+export function writeTerms(
+  pw: PostingsWriter,
+  tw: TermsWriter,
+  terms: readonly string[],
+  tids: Int32Array,
+  start: Int32Array,
+  sDoc: Int32Array,
+  sPos: Int32Array,
+  norms: Uint8Array,
+): void {
   for (let ti = 0; ti < terms.length; ti++) {
     const tid = tids[ti];
     pw.startTerm();

@@ -35,7 +35,8 @@ let slabSortTaken = false;
 function currentSlab(): ArrayBuffer {
   if (slab === null) {
     slab = new ArrayBuffer(SLAB_BYTES);
-    for (let i = SLAB_CHUNKS - 1; i >= 0; i--) slabChunks.push(new Int32Array(slab, i * LOG_CHUNK_INTS * 4, LOG_CHUNK_INTS));
+    for (let i = SLAB_CHUNKS - 1; i >= 0; i--)
+      slabChunks.push(new Int32Array(slab, i * LOG_CHUNK_INTS * 4, LOG_CHUNK_INTS));
   }
   return slab;
 }

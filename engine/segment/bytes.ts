@@ -157,7 +157,10 @@ export class ByteWriter {
 export class ByteReader {
   pos: number;
 
-  constructor(readonly buf: Uint8Array, pos = 0) {
+  constructor(
+    readonly buf: Uint8Array,
+    pos = 0,
+  ) {
     this.pos = pos;
   }
 

@@ -37,7 +37,10 @@ export class FloatList {
   data: Float64Array;
   length = 0;
 
-  constructor(initial = 1024, private readonly fill = 0) {
+  constructor(
+    initial = 1024,
+    private readonly fill = 0,
+  ) {
     this.data = new Float64Array(Math.max(16, initial)).fill(fill);
   }
 

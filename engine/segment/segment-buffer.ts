@@ -19,7 +19,17 @@ import { IntList, FloatList } from './growable.ts';
 import { KeywordColumnWriter } from './columns-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
 import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
-import { EMPTY_LOG, giveChunk, giveLog, growRegistryMap, growTermState, spareArrays, takeChunk, takeLog, TERM_STATE } from './buffer-pools.ts';
+import {
+  EMPTY_LOG,
+  giveChunk,
+  giveLog,
+  growRegistryMap,
+  growTermState,
+  spareArrays,
+  takeChunk,
+  takeLog,
+  TERM_STATE,
+} from './buffer-pools.ts';
 import { fieldNorms, scatterLog, signatures, sortedTerms, termStarts, writeTerms } from './buffer-flush.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter, type StoredBlocks } from '../store/stored-writer.ts';
@@ -265,7 +275,17 @@ export class SegmentBuffer {
   private field(name: string): FieldBuffer {
     let f = this.fields.get(name);
     if (!f) {
-      f = { name, terms: [], tids: [], termIds: null, byRegistryId: new Int32Array(0), epoch: -1, lengths: new IntList(1024), docCount: 0, sumTotalTermFreq: 0 };
+      f = {
+        name,
+        terms: [],
+        tids: [],
+        termIds: null,
+        byRegistryId: new Int32Array(0),
+        epoch: -1,
+        lengths: new IntList(1024),
+        docCount: 0,
+        sumTotalTermFreq: 0,
+      };
       this.fields.set(name, f);
     }
     return f;
@@ -318,8 +338,10 @@ export class SegmentBuffer {
     }
     const w = new SegmentWriter(id, maxDoc, { tokens: this.tokens, terms: this.termCount });
     this.writePostings(w, maxDoc);
-    for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addKeywordColumn(name, col.finish(maxDoc));
-    for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1))) w.addNumericColumn(name, col.toArray(maxDoc));
+    for (const [name, col] of [...this.keywordCols].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+      w.addKeywordColumn(name, col.finish(maxDoc));
+    for (const [name, col] of [...this.numericCols].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+      w.addNumericColumn(name, col.toArray(maxDoc));
     w.setKeys(writeKeys(this.keys));
     w.setSignatures(signatures(this.sigs.data, maxDoc));
     this.releaseTerms(maps);
@@ -418,4 +440,3 @@ function tokenStreams(tokens: Record<string, Token[]>): Record<string, TermStrea
   for (const name in tokens) out[name] = termStreamOf(tokens[name]);
   return out;
 }
-

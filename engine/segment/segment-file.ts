@@ -68,7 +68,10 @@ export class SegmentFileReader {
   readonly meta: unknown;
   private readonly toc: SectionTable;
 
-  constructor(readonly bytes: Uint8Array, name: string) {
+  constructor(
+    readonly bytes: Uint8Array,
+    name: string,
+  ) {
     const n = bytes.length;
     const bad = (why: string) => new EngineError('CORRUPT_INDEX', `segment file ${name}: ${why}`);
     if (n < 28) throw bad('too short');
@@ -123,7 +126,8 @@ export class SegmentFileReader {
 
   private entry(name: string): [number, number] {
     const e = this.toc[name];
-    if (!e || e[0] + e[1] > this.bytes.length) throw new EngineError('CORRUPT_INDEX', `segment section missing: ${name}`);
+    if (!e || e[0] + e[1] > this.bytes.length)
+      throw new EngineError('CORRUPT_INDEX', `segment section missing: ${name}`);
     return e;
   }
 }

@@ -56,7 +56,8 @@ export class SegmentCore {
   constructor(bytes: Uint8Array, fileName: string) {
     this.file = new SegmentFileReader(bytes, fileName);
     this.meta = this.file.meta as SegmentMeta;
-    if (!this.meta || typeof this.meta.maxDoc !== 'number') throw new EngineError('CORRUPT_INDEX', `segment ${fileName}: no meta`);
+    if (!this.meta || typeof this.meta.maxDoc !== 'number')
+      throw new EngineError('CORRUPT_INDEX', `segment ${fileName}: no meta`);
     this.id = this.meta.id;
     this.maxDoc = this.meta.maxDoc;
     this.sizeBytes = bytes.length;
@@ -122,7 +123,13 @@ export class SegmentCore {
   keys(): KeysReader {
     if (!this.keysReader) {
       const f = this.file;
-      this.keysReader = new KeysReader({ kblob: f.u8('kblob'), koff: f.u32('koff'), khi: f.u32('khi'), klo: f.u32('klo'), kdoc: f.i32('kdoc') });
+      this.keysReader = new KeysReader({
+        kblob: f.u8('kblob'),
+        koff: f.u32('koff'),
+        khi: f.u32('khi'),
+        klo: f.u32('klo'),
+        kdoc: f.i32('kdoc'),
+      });
     }
     return this.keysReader;
   }
@@ -134,7 +141,12 @@ export class SegmentCore {
 
   stored(): StoredReader {
     if (!this.storedReader) {
-      this.storedReader = new StoredReader(this.file.u8('sdata'), this.file.i32('sfirst'), this.file.f64('soff'), this.maxDoc);
+      this.storedReader = new StoredReader(
+        this.file.u8('sdata'),
+        this.file.i32('sfirst'),
+        this.file.f64('soff'),
+        this.maxDoc,
+      );
     }
     return this.storedReader;
   }
@@ -146,7 +158,8 @@ export class SegmentCore {
       if (!Array.isArray(fields) || fields.length === 0) this.displayReader = null;
       else {
         const r = new DisplayReader(fields, this.file.u8('ddata'), this.file.f64('doff'));
-        if (r.maxDoc !== this.maxDoc) throw new EngineError('CORRUPT_INDEX', `segment ${this.id}: display store size mismatch`);
+        if (r.maxDoc !== this.maxDoc)
+          throw new EngineError('CORRUPT_INDEX', `segment ${this.id}: display store size mismatch`);
         this.displayReader = r;
       }
     }

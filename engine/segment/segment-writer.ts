@@ -53,8 +53,14 @@ export class SegmentWriter {
   private storedScratch: Uint8Array[] = [];
 
   /** `hint` (optional): token and term counts, to size the postings streams up front. */
-  constructor(id: string, readonly maxDoc: number, hint?: { tokens: number; terms: number }) {
-    this.postings = hint ? new PostingsWriter((hint.tokens >>> 1) + 12 * hint.terms + 1024, hint.tokens + (hint.tokens >>> 3) + 1024) : new PostingsWriter();
+  constructor(
+    id: string,
+    readonly maxDoc: number,
+    hint?: { tokens: number; terms: number },
+  ) {
+    this.postings = hint
+      ? new PostingsWriter((hint.tokens >>> 1) + 12 * hint.terms + 1024, hint.tokens + (hint.tokens >>> 3) + 1024)
+      : new PostingsWriter();
     this.meta = { id, maxDoc, textFields: {}, keywordFields: [], numericFields: [] };
   }
 

@@ -65,7 +65,9 @@ function varintAt(buf: Uint8Array, pos: number): number {
  */
 function leadKey(s: string): number {
   const n = s.length;
-  return (n > 0 ? s.charCodeAt(0) : 0) * 4294967296 + (n > 1 ? s.charCodeAt(1) : 0) * 65536 + (n > 2 ? s.charCodeAt(2) : 0);
+  return (
+    (n > 0 ? s.charCodeAt(0) : 0) * 4294967296 + (n > 1 ? s.charCodeAt(1) : 0) * 65536 + (n > 2 ? s.charCodeAt(2) : 0)
+  );
 }
 
 export class TermsReader {

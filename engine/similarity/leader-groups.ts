@@ -18,7 +18,12 @@ import { bandValue, halvesDistance, MAX_DUPLICATE_DISTANCE } from './near-duplic
 export function leaderGroups(n: number, hi: (i: number) => number, lo: (i: number) => number): Int32Array {
   const leaderOf = new Int32Array(n);
   // Per band: band value -> the leaders (item indexes, ascending) having it.
-  const bands = [new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>()];
+  const bands = [
+    new Map<number, number[]>(),
+    new Map<number, number[]>(),
+    new Map<number, number[]>(),
+    new Map<number, number[]>(),
+  ];
   for (let i = 0; i < n; i++) {
     const h = hi(i) >>> 0;
     const l = lo(i) >>> 0;

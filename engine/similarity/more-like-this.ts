@@ -116,6 +116,10 @@ export function termsQuery(terms: readonly { term: string }[], lang: Language): 
   return {
     text: terms.map((t) => t.term).join(' '),
     language: lang,
-    clauses: terms.map((t) => ({ kind: 'word' as const, occur: 'should' as const, word: { text: t.term, terms: [t.term], parts: [] } })),
+    clauses: terms.map((t) => ({
+      kind: 'word' as const,
+      occur: 'should' as const,
+      word: { text: t.term, terms: [t.term], parts: [] },
+    })),
   };
 }

@@ -73,10 +73,14 @@ function owner(reader: SegmentReader): object {
 /** 16-bit band `band` (0-3: low half first) of a signature given as its halves. */
 export function bandValue(hi: number, lo: number, band: number): number {
   switch (band) {
-    case 0: return lo & 0xffff;
-    case 1: return lo >>> 16;
-    case 2: return hi & 0xffff;
-    default: return hi >>> 16;
+    case 0:
+      return lo & 0xffff;
+    case 1:
+      return lo >>> 16;
+    case 2:
+      return hi & 0xffff;
+    default:
+      return hi >>> 16;
   }
 }
 

@@ -27,7 +27,17 @@
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { CONTROL_INTS, IN_HEAD, IN_TAIL, OUT_HEAD, OUT_TAIL, OUT_WAIT, WANT_WAKE, WORKER_IDLE, WORKER_SOURCE } from './compressor-worker.ts';
+import {
+  CONTROL_INTS,
+  IN_HEAD,
+  IN_TAIL,
+  OUT_HEAD,
+  OUT_TAIL,
+  OUT_WAIT,
+  WANT_WAKE,
+  WORKER_IDLE,
+  WORKER_SOURCE,
+} from './compressor-worker.ts';
 
 export const DEFLATE_LEVEL = 1;
 
@@ -109,7 +119,10 @@ function getChannel(): Channel | null {
     const control = new SharedArrayBuffer(CONTROL_INTS * 4);
     const input = new SharedArrayBuffer(RING_BYTES);
     const output = new SharedArrayBuffer(RING_BYTES);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { control, input, output, level: DEFLATE_LEVEL, ringBytes: RING_BYTES } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { control, input, output, level: DEFLATE_LEVEL, ringBytes: RING_BYTES },
+    });
     const c: Channel = {
       worker,
       ctl: new Int32Array(control),
@@ -313,7 +326,9 @@ function compressInline(data: Uint8Array, sink: BlockSink, tag: number): void {
  * pending blocks: the flush, and so the commit, fails with an error instead of storing anything wrong.
  */
 export function compressBlock(data: Uint8Array): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => compressBlockTo(data, (out, err) => (out ? resolve(out.slice()) : reject(err))));
+  return new Promise<Uint8Array>((resolve, reject) =>
+    compressBlockTo(data, (out, err) => (out ? resolve(out.slice()) : reject(err))),
+  );
 }
 
 /**

@@ -102,13 +102,20 @@ export class DisplayReader {
    */
   values(doc: number, names: readonly string[]): Record<string, unknown> | null {
     const parts = this.record(doc).split(SEP);
-    if (parts.length !== this.fields.length) throw new EngineError('CORRUPT_INDEX', `display record of doc ${doc} unreadable`);
+    if (parts.length !== this.fields.length)
+      throw new EngineError('CORRUPT_INDEX', `display record of doc ${doc} unreadable`);
     const out: Record<string, unknown> = {};
     for (const name of names) {
       const part = parts[this.index.get(name)!];
       if (part === undefined || part === '') continue;
       if (part === TOO_LONG) return null;
-      if (name === '__proto__') Object.defineProperty(out, name, { value: decodeValue(part), enumerable: true, writable: true, configurable: true });
+      if (name === '__proto__')
+        Object.defineProperty(out, name, {
+          value: decodeValue(part),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else out[name] = decodeValue(part);
     }
     return out;

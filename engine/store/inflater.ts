@@ -33,7 +33,18 @@ const MAX_OUT = 4 * 1024 * 1024;
 
 interface Context {
   stream: zlib.InflateRaw;
-  handle: { writeSync(flush: number, src: Uint8Array, srcOff: number, srcLen: number, out: Uint8Array, outOff: number, outLen: number): void; reset(): void };
+  handle: {
+    writeSync(
+      flush: number,
+      src: Uint8Array,
+      srcOff: number,
+      srcLen: number,
+      out: Uint8Array,
+      outOff: number,
+      outLen: number,
+    ): void;
+    reset(): void;
+  };
   state: Uint32Array;
 }
 
@@ -46,7 +57,13 @@ function openContext(): Context | null {
     const internal = stream as unknown as { _handle?: Context['handle']; _writeState?: Uint32Array };
     const handle = internal._handle;
     const state = internal._writeState;
-    if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !state || state.length < 2) {
+    if (
+      !handle ||
+      typeof handle.writeSync !== 'function' ||
+      typeof handle.reset !== 'function' ||
+      !state ||
+      state.length < 2
+    ) {
       stream.close();
       return null;
     }
@@ -100,13 +117,24 @@ class Prefix implements PrefixInflation {
   private outPos = 0;
   private live = true;
 
-  constructor(private readonly c: Context, private readonly src: Uint8Array) {}
+  constructor(
+    private readonly c: Context,
+    private readonly src: Uint8Array,
+  ) {}
 
   more(want: number): boolean {
     if (!this.live || want > out.length) return false;
     if (this.ended || want <= this.outPos) return true;
     const room = want - this.outPos;
-    this.c.handle.writeSync(zlib.constants.Z_SYNC_FLUSH, this.src, this.inPos, this.src.length - this.inPos, out, this.outPos, room);
+    this.c.handle.writeSync(
+      zlib.constants.Z_SYNC_FLUSH,
+      this.src,
+      this.inPos,
+      this.src.length - this.inPos,
+      out,
+      this.outPos,
+      room,
+    );
     if (this.c.stream.destroyed) {
       context = undefined;
       this.live = false;

@@ -36,7 +36,12 @@ export interface Utf8Sink {
  * string; returns its length in UTF-16 units. The bytes are the UTF-8 encoding of the
  * whole string (pieces join at ASCII characters, so no surrogate pair is split).
  */
-export function writePayload(out: Utf8Sink, lang: Language, text: Record<string, string>, stored: Record<string, unknown>): number {
+export function writePayload(
+  out: Utf8Sink,
+  lang: Language,
+  text: Record<string, string>,
+  stored: Record<string, unknown>,
+): number {
   const names = Object.keys(text);
   let head = (lang === 'en' ? 'e' : 'd') + names.length + SEP;
   let length = 0;

@@ -74,7 +74,10 @@ export class StoredReader {
   private decodePrefix(b: number, i: number): Decoded | null {
     const count = this.docsIn(b);
     // first guess: the header and doc i's share of a typical block (one step for most docs)
-    const p = inflatePrefix(this.data.subarray(this.offsets[b], this.offsets[b + 1]), 16 + 5 * count + Math.ceil((TYPICAL_BLOCK_CHARS * (i + 1)) / count));
+    const p = inflatePrefix(
+      this.data.subarray(this.offsets[b], this.offsets[b + 1]),
+      16 + 5 * count + Math.ceil((TYPICAL_BLOCK_CHARS * (i + 1)) / count),
+    );
     if (p === null) return null;
     try {
       // header: doc count, then each doc's length in UTF-16 units (varints of at most 5 bytes)

@@ -149,7 +149,12 @@ export class StoredWriter {
     const n = this.blockEnds.length;
     const offsets = new Float64Array(n + 1);
     for (let i = 0; i < n; i++) offsets[i + 1] = this.blockEnds[i];
-    const out: StoredBlocks = { data: this.out.views(), firstDocs: Int32Array.from(this.firstDocs), offsets, scratch: this.out.buffers() };
+    const out: StoredBlocks = {
+      data: this.out.views(),
+      firstDocs: Int32Array.from(this.firstDocs),
+      offsets,
+      scratch: this.out.buffers(),
+    };
     if (this.display) out.display = this.display.finish();
     this.result = out;
     return out;

@@ -26,7 +26,11 @@ export const extractZipArchive: Extractor = async (input, ctx) => {
       text = (await extractNested(data, '', entry.name.split('/').pop(), ctx)).text;
     } catch (err) {
       // Limits of the whole archive stay fatal; a single broken member is skipped.
-      if (err instanceof ExtractionError && (err.code === 'ZIP_BOMB' || err.code === 'ABORTED' || err.code === 'TOO_LARGE')) throw err;
+      if (
+        err instanceof ExtractionError &&
+        (err.code === 'ZIP_BOMB' || err.code === 'ABORTED' || err.code === 'TOO_LARGE')
+      )
+        throw err;
     }
     if (text) b.append('\n' + text);
     if (b.truncated) break;

@@ -16,7 +16,9 @@ import { readCoreProperties } from './ooxml-common.ts';
 import { findAll, parseXml, textContent } from '../xml.ts';
 
 /** mammoth's reader modules, loaded on first use so workers start fast. */
-let readerModules: Promise<[typeof import('mammoth/lib/unzip.js'), typeof import('mammoth/lib/docx/docx-reader.js')]> | null = null;
+let readerModules: Promise<
+  [typeof import('mammoth/lib/unzip.js'), typeof import('mammoth/lib/docx/docx-reader.js')]
+> | null = null;
 
 type MammothElement = import('mammoth/lib/docx/docx-reader.js').MammothElement;
 
@@ -57,13 +59,18 @@ export const extractDocx: Extractor = async (input, ctx) => {
 /** Texts of the footnotes and endnotes (not their separators), in part and document order. */
 function noteTexts(zip: ZipReader): string[] {
   const out: string[] = [];
-  for (const [part, local] of [['word/footnotes.xml', 'footnote'], ['word/endnotes.xml', 'endnote']] as const) {
+  for (const [part, local] of [
+    ['word/footnotes.xml', 'footnote'],
+    ['word/endnotes.xml', 'endnote'],
+  ] as const) {
     const xml = zip.readText(part);
     if (!xml) continue;
     for (const note of findAll(parseXml(xml, part), local)) {
       const type = Object.entries(note.attrs).find(([k]) => k === 'w:type' || k.endsWith(':type'))?.[1];
       if (type !== undefined && type !== 'normal') continue;
-      const paras = findAll(note.children, 'p').map((p) => textContent(findAll(p.children, 't'))).filter((t) => t.trim() !== '');
+      const paras = findAll(note.children, 'p')
+        .map((p) => textContent(findAll(p.children, 't')))
+        .filter((t) => t.trim() !== '');
       if (paras.length > 0) out.push(paras.join('\n'));
     }
   }

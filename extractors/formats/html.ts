@@ -9,10 +9,61 @@ import type { Extraction, Extractor } from '../types.ts';
 import { decodeText, normaliseCharset, sniffBom } from '../text-decode.ts';
 import { decodeEntities } from './html-entities.ts';
 
-const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'head', 'svg', 'math', 'object', 'iframe', 'select']);
-const BLOCK = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'table',
-  'section', 'article', 'header', 'footer', 'nav', 'aside', 'main', 'blockquote', 'pre', 'hr', 'figure', 'figcaption',
-  'address', 'form', 'fieldset', 'details', 'summary', 'caption', 'thead', 'tbody', 'tfoot', 'body', 'html', 'option']);
+const HIDDEN = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'head',
+  'svg',
+  'math',
+  'object',
+  'iframe',
+  'select',
+]);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'main',
+  'blockquote',
+  'pre',
+  'hr',
+  'figure',
+  'figcaption',
+  'address',
+  'form',
+  'fieldset',
+  'details',
+  'summary',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
+  'body',
+  'html',
+  'option',
+]);
 const CELL = new Set(['td', 'th']);
 
 /** The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 2 KB. */
@@ -38,12 +89,16 @@ export function htmlToText(html: string, maxChars: number): Extraction {
   let titleBuf = '';
   let pre = 0;
   let size = 0;
-  const tagRe = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[!?][^>]*>?|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>?/g;
+  const tagRe =
+    /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[!?][^>]*>?|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>?/g;
   let last = 0;
   let m: RegExpExecArray | null;
   const pushText = (raw: string) => {
     if (!raw) return;
-    if (inTitle) { titleBuf += raw; return; }
+    if (inTitle) {
+      titleBuf += raw;
+      return;
+    }
     if (hiddenUntil) return;
     const t = decodeEntities(pre > 0 ? raw : raw.replace(/\s+/g, ' '));
     out.push(t);
@@ -57,29 +112,51 @@ export function htmlToText(html: string, maxChars: number): Extraction {
     const closing = m[0][1] === '/';
     if (hiddenUntil) {
       if (closing && name === hiddenUntil) hiddenUntil = null;
-      else if (!closing && name === 'body' && hiddenUntil === 'head') hiddenUntil = null; // unclosed <head>
-      else if (!closing && name === 'title' && hiddenUntil === 'head') { inTitle = true; titleBuf = ''; }
-      else if (closing && name === 'title') { inTitle = false; title ??= decodeEntities(titleBuf); }
-      else if (!closing && name === 'meta' && getAttr(m[0], 'name')?.toLowerCase() === 'author') author ??= getAttr(m[0], 'content');
+      else if (!closing && name === 'body' && hiddenUntil === 'head')
+        hiddenUntil = null; // unclosed <head>
+      else if (!closing && name === 'title' && hiddenUntil === 'head') {
+        inTitle = true;
+        titleBuf = '';
+      } else if (closing && name === 'title') {
+        inTitle = false;
+        title ??= decodeEntities(titleBuf);
+      } else if (!closing && name === 'meta' && getAttr(m[0], 'name')?.toLowerCase() === 'author')
+        author ??= getAttr(m[0], 'content');
       continue;
     }
     if (name === 'title') {
-      if (closing) { inTitle = false; title ??= decodeEntities(titleBuf); } else { inTitle = true; titleBuf = ''; }
+      if (closing) {
+        inTitle = false;
+        title ??= decodeEntities(titleBuf);
+      } else {
+        inTitle = true;
+        titleBuf = '';
+      }
       continue;
     }
     if (name === 'html' && !closing) lang = getAttr(m[0], 'lang') ?? getAttr(m[0], 'xml:lang');
     if (name === 'meta' && getAttr(m[0], 'name')?.toLowerCase() === 'author') author ??= getAttr(m[0], 'content');
-    if (HIDDEN.has(name) && !closing && !m[0].endsWith('/>')) { hiddenUntil = name; continue; }
+    if (HIDDEN.has(name) && !closing && !m[0].endsWith('/>')) {
+      hiddenUntil = name;
+      continue;
+    }
     if (name === 'pre') pre += closing ? (pre > 0 ? -1 : 0) : 1;
-    if (name === 'img' && !closing) { const alt = getAttr(m[0], 'alt'); if (alt) out.push(' ' + alt + ' '); }
+    if (name === 'img' && !closing) {
+      const alt = getAttr(m[0], 'alt');
+      if (alt) out.push(' ' + alt + ' ');
+    }
     if (BLOCK.has(name)) out.push('\n');
     else if (CELL.has(name) && !closing) out.push('\t');
   }
   if (size <= maxChars) pushText(html.slice(last));
   if (inTitle && title === undefined) title = decodeEntities(titleBuf);
-  const text = out.join('')
-    .split('\n').map((l) => l.replace(/^[ \t]+|[ \t]+$/g, '')).join('\n')
-    .replace(/\n{3,}/g, '\n\n').trim();
+  const text = out
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/^[ \t]+|[ \t]+$/g, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const b = new TextBuilder(maxChars);
   b.append(text);
   const l = lang?.toLowerCase().slice(0, 2);
@@ -87,6 +164,8 @@ export function htmlToText(html: string, maxChars: number): Extraction {
 }
 
 export const extractHtml: Extractor = async (input, ctx) => {
-  const charset = sniffBom(input) ? undefined : (normaliseCharset(ctx.params.charset) ?? normaliseCharset(sniffMetaCharset(input)) ?? undefined);
+  const charset = sniffBom(input)
+    ? undefined
+    : (normaliseCharset(ctx.params.charset) ?? normaliseCharset(sniffMetaCharset(input)) ?? undefined);
   return htmlToText(decodeText(input, charset), ctx.limits.maxOutputChars);
 };

@@ -6,7 +6,17 @@
 import { ExtractionError, checkAborted } from '../errors.ts';
 import { TextBuilder } from '../text-builder.ts';
 import type { Extraction, ExtractContext, Extractor } from '../types.ts';
-import { attr, childrenNamed, descendants, findAll, findFirst, parseAttributes, parseXml, scanXml, textContent } from '../xml.ts';
+import {
+  attr,
+  childrenNamed,
+  descendants,
+  findAll,
+  findFirst,
+  parseAttributes,
+  parseXml,
+  scanXml,
+  textContent,
+} from '../xml.ts';
 import type { XmlChild, XmlElement } from '../xml.ts';
 import { ZipReader } from '../zip-reader.ts';
 
@@ -18,7 +28,8 @@ function inlineText(children: XmlChild[]): string {
     else if (c.tag === 'text:s') s += ' '.repeat(Math.min(100, Number(attr(c, 'c') ?? 1) || 1));
     else if (c.tag === 'text:tab') s += '\t';
     else if (c.tag === 'text:line-break') s += '\n';
-    else if (isParagraph(c) || c.tag === 'office:annotation' || c.tag === 'text:note-citation') continue; // note bodies follow as paragraphs
+    else if (isParagraph(c) || c.tag === 'office:annotation' || c.tag === 'text:note-citation')
+      continue; // note bodies follow as paragraphs
     else s += inlineText(c.children);
   }
   return s;
@@ -39,7 +50,11 @@ export function odfParagraphs(children: XmlChild[]): string[] {
   return out;
 }
 
-function openOdf(input: Uint8Array, ctx: ExtractContext, what: string): { body: XmlElement; meta: Partial<Extraction> } {
+function openOdf(
+  input: Uint8Array,
+  ctx: ExtractContext,
+  what: string,
+): { body: XmlElement; meta: Partial<Extraction> } {
   const zip = new ZipReader(input, ctx.limits, ctx.budget);
   const content = zip.readText('content.xml');
   if (content === null) throw new ExtractionError('CORRUPT', `${what}: content.xml is missing`);
@@ -88,7 +103,10 @@ export const extractOds: Extractor = async (input, ctx) => {
   let skip = 0;
   scanXml(content, 'ods content', {
     open(tag, attrText, selfClosing) {
-      if (skip) { if (!selfClosing) skip++; return; }
+      if (skip) {
+        if (!selfClosing) skip++;
+        return;
+      }
       if (tag === 'office:annotation' && !selfClosing) skip = 1;
       else if (tag === 'table:table') {
         tables++;
@@ -98,13 +116,19 @@ export const extractOds: Extractor = async (input, ctx) => {
       } else if (tag === 'table:table-row') cells = [];
       else if (tag === 'table:table-cell' || tag === 'table:covered-table-cell') {
         if (selfClosing) cells.push('');
-        else { cell = ''; paragraphs = 0; }
+        else {
+          cell = '';
+          paragraphs = 0;
+        }
       } else if (cell !== null && (tag === 'text:p' || tag === 'text:h')) {
         if (paragraphs++ > 0) cell += ' ';
       } else if (cell !== null && (tag === 'text:s' || tag === 'text:tab' || tag === 'text:line-break')) cell += ' ';
     },
     close(tag) {
-      if (skip) { skip--; return; }
+      if (skip) {
+        skip--;
+        return;
+      }
       if ((tag === 'table:table-cell' || tag === 'table:covered-table-cell') && cell !== null) {
         cells.push(cell.replace(/\s+/g, ' ').trim());
         cell = null;

@@ -60,7 +60,9 @@ export const extractPptx: Extractor = async (input, ctx) => {
     if (notesXml) {
       const notesTree = parseXml(notesXml, `pptx ${notesRel!.target}`);
       // Only the notes body placeholder, not the slide image or number placeholders.
-      const bodies = findAll(notesTree, 'sp').filter((sp) => findFirst(sp.children, 'ph') && attr(findFirst(sp.children, 'ph')!, 'type') === 'body');
+      const bodies = findAll(notesTree, 'sp').filter(
+        (sp) => findFirst(sp.children, 'ph') && attr(findFirst(sp.children, 'ph')!, 'type') === 'body',
+      );
       const notes = bodies.flatMap((sp) => drawingParagraphs(sp.children));
       if (notes.length) b.block(notes.join('\n'));
     }

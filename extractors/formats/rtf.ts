@@ -10,12 +10,68 @@ import { TextBuilder } from '../text-builder.ts';
 import type { Extractor } from '../types.ts';
 import { charsetDecoder } from '../text-decode.ts';
 
-const SKIP_DESTINATIONS = new Set(['fonttbl', 'colortbl', 'stylesheet', 'pict', 'object', 'objdata', 'datastore',
-  'themedata', 'colorschememapping', 'latentstyles', 'listtable', 'listoverridetable', 'rsidtbl', 'generator',
-  'xmlnstbl', 'mmathPr', 'operator', 'company', 'creatim', 'revtim', 'printim', 'buptim', 'filetbl', 'revtbl', 'info',
-  'keywords', 'comment', 'doccomm', 'subject', 'category', 'manager', 'header', 'footer', 'headerl', 'headerr', 'footerl', 'footerr']);
+const SKIP_DESTINATIONS = new Set([
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'pict',
+  'object',
+  'objdata',
+  'datastore',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'mmathPr',
+  'operator',
+  'company',
+  'creatim',
+  'revtim',
+  'printim',
+  'buptim',
+  'filetbl',
+  'revtbl',
+  'info',
+  'keywords',
+  'comment',
+  'doccomm',
+  'subject',
+  'category',
+  'manager',
+  'header',
+  'footer',
+  'headerl',
+  'headerr',
+  'footerl',
+  'footerr',
+]);
 const CAPTURE = new Set(['title', 'author']);
-const BREAKS: Record<string, string> = { par: '\n', line: '\n', sect: '\n', page: '\n', row: '\n', tab: '\t', cell: '\t', emdash: '\u2014', endash: '\u2013', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d', bullet: '\u2022', emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', '-': '', _: '-' };
+const BREAKS: Record<string, string> = {
+  par: '\n',
+  line: '\n',
+  sect: '\n',
+  page: '\n',
+  row: '\n',
+  tab: '\t',
+  cell: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
+  bullet: '\u2022',
+  emspace: ' ',
+  enspace: ' ',
+  qmspace: ' ',
+  '~': '\u00a0',
+  '-': '',
+  _: '-',
+};
 
 const CONTROL_WORD = /\\([a-zA-Z]{1,32})(-?\d{1,10})? ?/y;
 
@@ -38,13 +94,19 @@ export const extractRtf: Extractor = async (input, ctx) => {
   let size = 0;
   const max = ctx.limits.maxOutputChars;
   const emit = (s: string) => {
-    if (g.capture) { captured[g.capture] = (captured[g.capture] ?? '') + s; return; }
+    if (g.capture) {
+      captured[g.capture] = (captured[g.capture] ?? '') + s;
+      return;
+    }
     if (g.skip) return;
     out.push(s);
     size += s.length;
   };
   const flushBytes = () => {
-    if (pendingBytes.length) { emit(decoder.decode(new Uint8Array(pendingBytes))); pendingBytes = []; }
+    if (pendingBytes.length) {
+      emit(decoder.decode(new Uint8Array(pendingBytes)));
+      pendingBytes = [];
+    }
   };
   let i = 0;
   let destinationNext = false;
@@ -69,7 +131,10 @@ export const extractRtf: Extractor = async (input, ctx) => {
       if (next === "'") {
         const hex = src.slice(i + 2, i + 4);
         i += 4;
-        if (skipChars > 0) { skipChars--; continue; }
+        if (skipChars > 0) {
+          skipChars--;
+          continue;
+        }
         if (/^[0-9a-fA-F]{2}$/.test(hex)) pendingBytes.push(parseInt(hex, 16));
         continue;
       }
@@ -79,7 +144,10 @@ export const extractRtf: Extractor = async (input, ctx) => {
         // control symbol: \\ \{ \} \~ \- \_ \* and others
         flushBytes();
         i += 2;
-        if (next === '*') { destinationNext = true; continue; }
+        if (next === '*') {
+          destinationNext = true;
+          continue;
+        }
         if (next === '\\' || next === '{' || next === '}') emit(next);
         else if (next !== undefined && next in BREAKS) emit(BREAKS[next]);
         else if (next === '\n' || next === '\r') emit('\n');
@@ -94,33 +162,63 @@ export const extractRtf: Extractor = async (input, ctx) => {
         g.skip = true; // unknown \* destinations are ignorable by definition
         continue;
       }
-      if (CAPTURE.has(word) && stack.length > 0) { g.capture = word; continue; }
-      if (SKIP_DESTINATIONS.has(word)) { g.skip = true; continue; }
-      if (word === 'ansicpg' && param !== undefined) {
-        try { decoder = charsetDecoder(`windows-${param}`); } catch { /* keep the default code page */ }
+      if (CAPTURE.has(word) && stack.length > 0) {
+        g.capture = word;
         continue;
       }
-      if (word === 'uc' && param !== undefined) { g.uc = Math.max(0, Math.min(param, 10)); continue; }
+      if (SKIP_DESTINATIONS.has(word)) {
+        g.skip = true;
+        continue;
+      }
+      if (word === 'ansicpg' && param !== undefined) {
+        try {
+          decoder = charsetDecoder(`windows-${param}`);
+        } catch {
+          /* keep the default code page */
+        }
+        continue;
+      }
+      if (word === 'uc' && param !== undefined) {
+        g.uc = Math.max(0, Math.min(param, 10));
+        continue;
+      }
       if (word === 'u' && param !== undefined) {
         const cp = param < 0 ? param + 65536 : param;
         emit(String.fromCharCode(cp));
         skipChars = g.uc;
         continue;
       }
-      if (word === 'bin' && param !== undefined) { i += Math.max(0, param); continue; }
+      if (word === 'bin' && param !== undefined) {
+        i += Math.max(0, param);
+        continue;
+      }
       if (word in BREAKS) emit(BREAKS[word]);
       continue;
     }
-    if (ch === '\r' || ch === '\n') { i++; continue; }
-    if (skipChars > 0) { skipChars--; i++; continue; }
+    if (ch === '\r' || ch === '\n') {
+      i++;
+      continue;
+    }
+    if (skipChars > 0) {
+      skipChars--;
+      i++;
+      continue;
+    }
     flushBytes();
     let j = i;
-    while (j < src.length && src[j] !== '\\' && src[j] !== '{' && src[j] !== '}' && src[j] !== '\r' && src[j] !== '\n') j++;
+    while (j < src.length && src[j] !== '\\' && src[j] !== '{' && src[j] !== '}' && src[j] !== '\r' && src[j] !== '\n')
+      j++;
     emit(src.slice(i, j));
     i = j;
   }
   flushBytes();
-  const text = out.join('').split('\n').map((l) => l.replace(/[ \t]+$/g, '')).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = out
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+$/g, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const b = new TextBuilder(max);
   b.append(text);
   return b.finish({ title: captured.title, author: captured.author });

@@ -37,9 +37,17 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
       let value = '';
       for (;;) {
         const q = text.indexOf('"', j);
-        if (q < 0) { value += text.slice(j); j = n; break; }
+        if (q < 0) {
+          value += text.slice(j);
+          j = n;
+          break;
+        }
         value += text.slice(j, q);
-        if (text.charCodeAt(q + 1) === 34) { value += '"'; j = q + 2; continue; }
+        if (text.charCodeAt(q + 1) === 34) {
+          value += '"';
+          j = q + 2;
+          continue;
+        }
         j = q + 1;
         break;
       }
@@ -77,7 +85,10 @@ function delimitedExtractor(delimiter: string, what: string): Extractor {
     const b = new TextBuilder(ctx.limits.maxOutputChars);
     let first = true;
     for (const row of parseDelimited(text, delimiter)) {
-      const line = row.map((c) => c.replace(/\s+/g, ' ').trim()).join('\t').trimEnd();
+      const line = row
+        .map((c) => c.replace(/\s+/g, ' ').trim())
+        .join('\t')
+        .trimEnd();
       if (!line) continue;
       if (!b.append((first ? '' : '\n') + line)) break;
       first = false;
@@ -100,7 +111,11 @@ export const extractJson: Extractor = async (input, ctx) => {
   }
   const b = new TextBuilder(ctx.limits.maxOutputChars);
   let first = true;
-  const emit = (line: string) => { const ok = b.append((first ? '' : '\n') + line); first = false; return ok; };
+  const emit = (line: string) => {
+    const ok = b.append((first ? '' : '\n') + line);
+    first = false;
+    return ok;
+  };
   const stack: { key: string; value: unknown }[] = [{ key: '', value }];
   while (stack.length) {
     const { key, value: v } = stack.pop()!;
@@ -122,7 +137,11 @@ export const extractXml: Extractor = async (input, ctx) => {
   let title: string | undefined;
   const pending: string[] = [];
   for (const el of descendants(tree)) {
-    const own = el.children.filter((c): c is string => typeof c === 'string').join('').replace(/\s+/g, ' ').trim();
+    const own = el.children
+      .filter((c): c is string => typeof c === 'string')
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!own) continue;
     if (title === undefined && el.local.toLowerCase() === 'title') title = own;
     pending.push(own);

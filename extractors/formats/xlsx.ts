@@ -34,7 +34,10 @@ const CELL_TYPE = /(?:^|\s)t\s*=\s*["']([^"']*)["']/;
 const CELL_STYLE = /(?:^|\s)s\s*=\s*["'](\d+)["']/;
 
 /** Built-in date and time number formats (ECMA-376 18.8.30, with the East Asian ones). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56,
+  57, 58,
+]);
 /** A custom format code is a date/time format when d, m, y, h or s remain outside quotes, escapes and [colour/locale] brackets. */
 const isDateCode = (code: string) => /[dmyhs]/i.test(code.replace(/"[^"]*"|\\.|\[[^\]]*\]|General/gi, ''));
 
@@ -43,7 +46,9 @@ function readDateStyles(zip: ZipReader, stylesPart: string): boolean[] {
   const xml = zip.readText(stylesPart);
   if (!xml) return [];
   const tree = parseXml(xml, 'xlsx styles');
-  const custom = new Map(findAll(tree, 'numFmt').map((f) => [Number(attr(f, 'numFmtId')), attr(f, 'formatCode') ?? ''] as const));
+  const custom = new Map(
+    findAll(tree, 'numFmt').map((f) => [Number(attr(f, 'numFmtId')), attr(f, 'formatCode') ?? ''] as const),
+  );
   const cellXfs = findAll(tree, 'cellXfs')[0];
   return (cellXfs ? childrenNamed(cellXfs, 'xf') : []).map((xf) => {
     const id = Number(attr(xf, 'numFmtId') ?? 0);
@@ -72,7 +77,13 @@ export function formatSerialDate(value: string, date1904: boolean): string {
  * Streams the rows of a worksheet part (no tree: sheets are the largest parts) and calls
  * `onRow` with the display values of the cells; formulas (<f>) and phonetic runs are ignored.
  */
-function scanSheetRows(xml: string, what: string, shared: string[], dates: { styles: boolean[]; date1904: boolean }, onRow: (cells: string[]) => void): void {
+function scanSheetRows(
+  xml: string,
+  what: string,
+  shared: string[],
+  dates: { styles: boolean[]; date1904: boolean },
+  onRow: (cells: string[]) => void,
+): void {
   let cells: string[] = [];
   let type = '';
   let style = 0;
@@ -125,7 +136,7 @@ export const extractXlsx: Extractor = async (input, ctx) => {
   const rels = readRelationships(zip, 'xl/workbook.xml');
   const wbTree = parseXml(wbXml, 'xlsx workbook');
   const workbookPr = findAll(wbTree, 'workbookPr')[0];
-  const date1904 = ['1', 'true'].includes(workbookPr ? attr(workbookPr, 'date1904') ?? '' : '');
+  const date1904 = ['1', 'true'].includes(workbookPr ? (attr(workbookPr, 'date1904') ?? '') : '');
   const stylesPart = [...rels.values()].find((r) => r.type.endsWith('/styles'))?.target ?? 'xl/styles.xml';
   const dates = { styles: readDateStyles(zip, stylesPart), date1904 };
   const sheets = findAll(wbTree, 'sheet').map((s) => ({

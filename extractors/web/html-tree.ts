@@ -23,14 +23,42 @@ export interface ParsedHtml {
   description?: string;
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+  'param',
+]);
 /** Elements whose content is never page text; skipped up to their close tag. */
-const RAW = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'svg', 'math']);
+const RAW = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'textarea',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'svg',
+  'math',
+]);
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
 
 // A start tag without its `>` (or with an unclosed quote) runs to the end of the input, as in browsers:
 // every `<name` matches at once, so no later `<` rescans the rest of the page (linear time).
-const TAG_RE = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)(?:>|$)/g;
+const TAG_RE =
+  /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)(?:>|$)/g;
 const ATTR_RE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 function parseAttrs(raw: string): Record<string, string> {
@@ -91,7 +119,8 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const attrs = parseAttrs(m[3] ?? '');
     if (name === 'meta') {
       const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
-      if ((key === 'description' || key === 'og:description') && attrs.content && !description) description = clean(attrs.content);
+      if ((key === 'description' || key === 'og:description') && attrs.content && !description)
+        description = clean(attrs.content);
       if (key === 'og:title' && attrs.content) ogTitle = clean(attrs.content);
       continue;
     }

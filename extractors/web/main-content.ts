@@ -25,15 +25,75 @@ export interface MainContent {
   truncated: boolean;
 }
 
-const DROP_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'button', 'select', 'dialog', 'menu', 'object', 'embed',
-  'canvas', 'video', 'audio', 'map', 'input', 'label', 'head']);
-const DROP_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog',
-  'alertdialog', 'toolbar', 'tablist']);
-const NEGATIVE = /(^|[\s_-])(nav|navbar|navigation|menu|footer|header|masthead|sidebar|breadcrumbs?|cookies?|consent|banner|ads?|advert\w*|sponsor\w*|social|share|sharing|comments?|related|promo|popup|modal|subscribe|newsletter|skip|widget|pagination|pager)([\s_-]|$)/i;
+const DROP_TAGS = new Set([
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'dialog',
+  'menu',
+  'object',
+  'embed',
+  'canvas',
+  'video',
+  'audio',
+  'map',
+  'input',
+  'label',
+  'head',
+]);
+const DROP_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'menu',
+  'menubar',
+  'dialog',
+  'alertdialog',
+  'toolbar',
+  'tablist',
+]);
+const NEGATIVE =
+  /(^|[\s_-])(nav|navbar|navigation|menu|footer|header|masthead|sidebar|breadcrumbs?|cookies?|consent|banner|ads?|advert\w*|sponsor\w*|social|share|sharing|comments?|related|promo|popup|modal|subscribe|newsletter|skip|widget|pagination|pager)([\s_-]|$)/i;
 const POSITIVE = /(^|[\s_-])(article|content|main|post|entry|story|body|text|page)([\s_-]|$)/i;
 const KEEP = new Set(['html', 'body', 'main', 'article', '#root']);
-const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5',
-  'h6', 'blockquote', 'pre', 'table', 'tr', 'figure', 'figcaption', 'address', 'details', 'summary', 'hr', 'br', 'body', 'center']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'table',
+  'tr',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'br',
+  'body',
+  'center',
+]);
 const PARAGRAPHS = new Set(['p', 'pre', 'blockquote', 'td', 'dd', 'li']);
 
 function isBoilerplate(el: HtmlElement): boolean {
@@ -163,13 +223,23 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   const all = elements(root);
   const hasText = (e: HtmlElement) => stats.get(e)!.text > 0;
   const mains = all.filter((e) => (e.tag === 'main' || (e.attrs.role ?? '').toLowerCase() === 'main') && hasText(e));
-  const marked = largest(mains, stats) ?? largest(all.filter((e) => e.tag === 'article' && hasText(e)), stats);
+  const marked =
+    largest(mains, stats) ??
+    largest(
+      all.filter((e) => e.tag === 'article' && hasText(e)),
+      stats,
+    );
   let chosen = marked ?? densest(root, stats) ?? root;
   // A density pick holding little of the page's text is a miss: use the whole cleaned page.
   if (!marked && stats.get(chosen)!.text < Math.min(200, stats.get(root)!.text * 0.2)) chosen = root;
   const text = stripSoftHyphens(renderText(chosen));
   const cut = truncateText(text, maxChars);
-  return { title: title && stripSoftHyphens(title), description: description && stripSoftHyphens(description), text: cut.text, truncated: cut.truncated };
+  return {
+    title: title && stripSoftHyphens(title),
+    description: description && stripSoftHyphens(description),
+    text: cut.text,
+    truncated: cut.truncated,
+  };
 }
 
 /**
@@ -181,7 +251,7 @@ function declaredCharset(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 1024));
   const xml = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1];
   const label = normaliseCharset(xml ?? sniffMetaCharset(bytes));
-  return label === 'utf-16le' || label === 'utf-16be' ? 'utf-8' : label ?? undefined;
+  return label === 'utf-16le' || label === 'utf-16be' ? 'utf-8' : (label ?? undefined);
 }
 
 /**
@@ -189,6 +259,10 @@ function declaredCharset(bytes: Uint8Array): string | undefined {
  * Content-Type parameter) when it names a known encoding, else the page's own declaration
  * (XML declaration, `<meta charset>`), else UTF-8 when valid, else windows-1252.
  */
-export function extractMainContentFromBytes(bytes: Uint8Array, charset: string | undefined, maxChars: number): MainContent {
+export function extractMainContentFromBytes(
+  bytes: Uint8Array,
+  charset: string | undefined,
+  maxChars: number,
+): MainContent {
   return extractMainContent(decodeText(bytes, normaliseCharset(charset) ?? declaredCharset(bytes)), maxChars);
 }

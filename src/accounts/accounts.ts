@@ -54,7 +54,9 @@ export function assertMayManage(actor: Actor, roles: readonly Role[], what: stri
   if (actor === 'master') return;
   const missing = roles.filter((r) => !actor.roles.includes(r));
   if (missing.length > 0) {
-    throw forbidden(`${what} needs the ${missing.join(' and ')} role${missing.length > 1 ? 's' : ''} yourself (or the master key)`);
+    throw forbidden(
+      `${what} needs the ${missing.join(' and ')} role${missing.length > 1 ? 's' : ''} yourself (or the master key)`,
+    );
   }
 }
 
@@ -98,7 +100,13 @@ export async function createAccount(
   const roles = (['administrator', 'developer'] as const).filter((r) => input.roles?.includes(r));
   assertMayManage(actor, roles, 'Creating an account with these roles');
   if (findAccount(deps, email)) throw conflict(`An account with email ${email} already exists`);
-  const account: AccountRecord = { id: newId('acc_'), email, name: input.name ?? null, roles, created_at: iso(deps.now()) };
+  const account: AccountRecord = {
+    id: newId('acc_'),
+    email,
+    name: input.name ?? null,
+    roles,
+    created_at: iso(deps.now()),
+  };
   await commitAccounts(deps.state, { type: 'accounts.account_created', account });
   return accountView(account, []);
 }
@@ -112,7 +120,11 @@ export function listAccounts(deps: AccountsDeps): AccountView[] {
 }
 
 /** Delete an account and revoke every key it holds. */
-export async function deleteAccount(deps: AccountsDeps, email: string, actor: Actor): Promise<{ email: string; revoked_keys: number }> {
+export async function deleteAccount(
+  deps: AccountsDeps,
+  email: string,
+  actor: Actor,
+): Promise<{ email: string; revoked_keys: number }> {
   const account = findAccount(deps, email);
   if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
   assertMayManage(actor, account.roles, 'Deleting this account');
@@ -124,7 +136,12 @@ export async function deleteAccount(deps: AccountsDeps, email: string, actor: Ac
 }
 
 /** Issue a personal key for an account; `expiresAt` (epoch ms) must be in the future (checked by the caller). */
-export async function createPersonalKey(deps: AccountsDeps, email: string, expiresAt: number | null, actor: Actor): Promise<IssuedKey> {
+export async function createPersonalKey(
+  deps: AccountsDeps,
+  email: string,
+  expiresAt: number | null,
+  actor: Actor,
+): Promise<IssuedKey> {
   const key = newSecret(KEY_PREFIX.personal);
   const digest = toHex(await sha256(key));
   const account = findAccount(deps, email);
@@ -161,6 +178,7 @@ export async function revokeKey(
     const owner = deps.state.get(accountsPart).accounts.get(key.owner_id);
     if (owner) assertMayManage(opts.actor, owner.roles, "Revoking this account's key");
   }
-  if (key.revoked_at === null) await commitAccounts(deps.state, { type: 'accounts.key_revoked', id, at: iso(deps.now()) });
+  if (key.revoked_at === null)
+    await commitAccounts(deps.state, { type: 'accounts.key_revoked', id, at: iso(deps.now()) });
   return keyView(deps.state.get(accountsPart).keys.get(id)!);
 }

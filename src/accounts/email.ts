@@ -43,30 +43,44 @@ function dotAtomProblem(text: string, start: string, end: string, hostname: bool
   if (!hostname) return undefined;
   if (text.endsWith('-')) return end.replace('{}', 'hyphen');
   if (text.startsWith('-')) return start.replace('{}', 'hyphen');
-  if (text.includes('.-') || text.includes('-.')) return 'An email address cannot have a period and a hyphen next to each other.';
+  if (text.includes('.-') || text.includes('-.'))
+    return 'An email address cannot have a period and a hyphen next to each other.';
   return undefined;
 }
 
 function localPartProblem(local: string): string | undefined {
   const length = [...local].length;
-  if (length > MAX_LOCAL) return `The email address is too long before the @-sign (${plural(length - MAX_LOCAL, 'character')} too many).`;
+  if (length > MAX_LOCAL)
+    return `The email address is too long before the @-sign (${plural(length - MAX_LOCAL, 'character')} too many).`;
   const bad = badCharacters(local, (c) => c === '.' || ATEXT.test(c) || (c > '\u007f' && INTL.test(c)));
   if (bad) return `The email address contains invalid characters before the @-sign: ${bad}.`;
-  return dotAtomProblem(local, 'An email address cannot start with a {}.', 'An email address cannot have a {} immediately before the @-sign.', false);
+  return dotAtomProblem(
+    local,
+    'An email address cannot start with a {}.',
+    'An email address cannot have a {} immediately before the @-sign.',
+    false,
+  );
 }
 
 function domainProblem(domain: string): string | undefined {
   const bad = badCharacters(domain, (c) => c === '.' || HOSTNAME.test(c) || (c > '\u007f' && INTL.test(c)));
   if (bad) return `The part after the @-sign contains invalid characters: ${bad}.`;
-  const dots = dotAtomProblem(domain, 'An email address cannot have a {} immediately after the @-sign.', 'An email address cannot end with a {}.', true);
+  const dots = dotAtomProblem(
+    domain,
+    'An email address cannot have a {} immediately after the @-sign.',
+    'An email address cannot end with a {}.',
+    true,
+  );
   if (dots) return dots;
   if (domain.length > MAX_DOMAIN) return 'The email address is too long after the @-sign.';
   for (const label of domain.split('.')) {
     const length = [...label].length;
-    if (length > MAX_LABEL) return `After the @-sign, periods cannot be separated by so many characters (${plural(length - MAX_LABEL, 'character')} too many).`;
+    if (length > MAX_LABEL)
+      return `After the @-sign, periods cannot be separated by so many characters (${plural(length - MAX_LABEL, 'character')} too many).`;
   }
   if (!domain.includes('.')) return 'The part after the @-sign is not valid. It should have a period.';
-  if (!/\p{L}$/u.test(domain)) return 'The part after the @-sign is not valid. It is not within a valid top-level domain.';
+  if (!/\p{L}$/u.test(domain))
+    return 'The part after the @-sign is not valid. It is not within a valid top-level domain.';
   return undefined;
 }
 

@@ -43,7 +43,11 @@ export async function ensureMasterKey(deps: MasterKeyDeps): Promise<string | und
   const key = newSecret(KEY_PREFIX.master);
   const digest = toHex(await sha256(key));
   if (deps.state.get(accountsPart).masterKeyDigest !== null) return undefined;
-  await commitAccounts(deps.state, { type: 'accounts.master_key_generated', digest, at: new Date(deps.now()).toISOString() });
+  await commitAccounts(deps.state, {
+    type: 'accounts.master_key_generated',
+    digest,
+    at: new Date(deps.now()).toISOString(),
+  });
   return key;
 }
 

@@ -103,7 +103,8 @@ export const accountsPart: StatePart<AccountsState, AccountsEvent> = {
         if (!account) return;
         s.accounts.delete(e.id);
         s.accountByEmail.delete(account.email);
-        for (const key of s.keys.values()) if (key.kind === 'personal' && key.owner_id === e.id) revokeKey(s, key.id, e.at);
+        for (const key of s.keys.values())
+          if (key.kind === 'personal' && key.owner_id === e.id) revokeKey(s, key.id, e.at);
         return;
       }
       case 'accounts.key_created':

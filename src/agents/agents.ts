@@ -22,9 +22,14 @@ const fields = {
   model: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
   tools: v.pipe(
     v.array(v.picklist(AGENT_TOOLS)),
-    v.check((t) => new Set(t).size === t.length, pyIssue('value_error', 'Value error, tools must not repeat', { error: {} })),
+    v.check(
+      (t) => new Set(t).size === t.length,
+      pyIssue('value_error', 'Value error, tools must not repeat', { error: {} }),
+    ),
   ),
-  datasources: v.nullable(v.pipe(v.array(v.pipe(v.string(), v.regex(DATASOURCE_NAME))), v.minLength(1), v.maxLength(100))),
+  datasources: v.nullable(
+    v.pipe(v.array(v.pipe(v.string(), v.regex(DATASOURCE_NAME))), v.minLength(1), v.maxLength(100)),
+  ),
 };
 
 export const CreateAgentBody = v.strictObject({
@@ -56,7 +61,9 @@ function randomId(): string {
 }
 
 export function listAgents(deps: AgentDeps): AgentRecord[] {
-  return [...deps.state.get(agentsPart).agents.values()].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  return [...deps.state.get(agentsPart).agents.values()].sort(
+    (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+  );
 }
 
 /** The agent, or undefined. */
@@ -77,7 +84,11 @@ export async function createAgent(deps: AgentDeps, body: v.InferOutput<typeof Cr
   return agent;
 }
 
-export async function updateAgent(deps: AgentDeps, id: string, body: v.InferOutput<typeof UpdateAgentBody>): Promise<AgentRecord> {
+export async function updateAgent(
+  deps: AgentDeps,
+  id: string,
+  body: v.InferOutput<typeof UpdateAgentBody>,
+): Promise<AgentRecord> {
   const current = getAgent(deps, id);
   const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   const agent: AgentRecord = { ...current, ...patch, id, updated_at: new Date(deps.now()).toISOString() };

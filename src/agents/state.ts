@@ -27,10 +27,13 @@ export interface AgentsState {
 }
 
 export type AgentsEvent =
-  | { type: 'agents.agent_saved'; agent: AgentRecord }
-  | { type: 'agents.agent_deleted'; id: string };
+  { type: 'agents.agent_saved'; agent: AgentRecord } | { type: 'agents.agent_deleted'; id: string };
 
-const copy = (a: AgentRecord): AgentRecord => ({ ...a, tools: [...a.tools], datasources: a.datasources ? [...a.datasources] : null });
+const copy = (a: AgentRecord): AgentRecord => ({
+  ...a,
+  tools: [...a.tools],
+  datasources: a.datasources ? [...a.datasources] : null,
+});
 
 export const agentsPart: StatePart<AgentsState, AgentsEvent> = {
   name: 'agents',

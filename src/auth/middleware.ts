@@ -57,13 +57,17 @@ export function requireAdmin(deps: AuthDeps): MiddlewareHandler<AppEnv> {
 
 /** Master key, or an account holding both the administrator and developer roles (spec, Authentication 2). */
 export function canManageServiceAccounts(p: Principal): boolean {
-  return p.kind === 'master' || (p.kind === 'account' && p.roles.includes('administrator') && p.roles.includes('developer'));
+  return (
+    p.kind === 'master' || (p.kind === 'account' && p.roles.includes('administrator') && p.roles.includes('developer'))
+  );
 }
 
 /** Throws 403 unless `canManageServiceAccounts(p)`. */
 export function assertServiceAccountManager(p: Principal): void {
   if (!canManageServiceAccounts(p)) {
-    throw forbidden('Managing service accounts needs the master key or an account with both the administrator and developer roles');
+    throw forbidden(
+      'Managing service accounts needs the master key or an account with both the administrator and developer roles',
+    );
   }
 }
 

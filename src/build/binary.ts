@@ -91,7 +91,9 @@ async function bundle(entry: string, plugins: esbuild.Plugin[] = []): Promise<st
 export async function buildBinary(options: BuildOptions = {}): Promise<BuildResult> {
   const log = options.log ?? (() => undefined);
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new BuildError(`the single executable is built for Linux x64 only (this is ${process.platform} ${process.arch})`);
+    throw new BuildError(
+      `the single executable is built for Linux x64 only (this is ${process.platform} ${process.arch})`,
+    );
   }
   const outDir = resolve(options.outDir ?? join(ROOT, 'dist'));
   const work = join(outDir, 'sea');
@@ -137,7 +139,9 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   try {
     await promisify(execFile)(process.execPath, ['--experimental-sea-config', files.config], { cwd: work });
   } catch (err) {
-    throw new BuildError(`node --experimental-sea-config failed: ${(err as { stderr?: string }).stderr || (err as Error).message}`);
+    throw new BuildError(
+      `node --experimental-sea-config failed: ${(err as { stderr?: string }).stderr || (err as Error).message}`,
+    );
   }
   const blobMs = performance.now() - t;
 
@@ -150,7 +154,8 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     const args = [postject, binary, 'NODE_SEA_BLOB', files.blob, '--sentinel-fuse', SEA_FUSE];
     const { stderr } = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
     // LIEF complains about the many ELF notes of node's build; those lines are noise.
-    for (const line of stderr.split('\n')) if (line && !/Can't find string offset for section name '\.note/.test(line)) log(line);
+    for (const line of stderr.split('\n'))
+      if (line && !/Can't find string offset for section name '\.note/.test(line)) log(line);
   } catch (err) {
     throw new BuildError(`postject failed: ${(err as { stderr?: string }).stderr || (err as Error).message}`);
   }
@@ -158,14 +163,21 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   const injectMs = performance.now() - t;
   const { size } = await stat(binary);
   log(`wrote ${binary} (${(size / 1e6).toFixed(1)} MB)`);
-  return { binary, bytes: size, timings: { bundle: Math.round(bundleMs), blob: Math.round(blobMs), inject: Math.round(injectMs) } };
+  return {
+    binary,
+    bytes: size,
+    timings: { bundle: Math.round(bundleMs), blob: Math.round(blobMs), inject: Math.round(injectMs) },
+  };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const at = process.argv.indexOf('--out');
   const outDir = at >= 0 ? process.argv[at + 1] : undefined;
   buildBinary({ outDir, log: (line) => console.log(line) }).then(
-    (r) => console.log(`done in ${r.timings.bundle + r.timings.blob + r.timings.inject} ms (bundle ${r.timings.bundle}, blob ${r.timings.blob}, inject ${r.timings.inject})`),
+    (r) =>
+      console.log(
+        `done in ${r.timings.bundle + r.timings.blob + r.timings.inject} ms (bundle ${r.timings.bundle}, blob ${r.timings.blob}, inject ${r.timings.inject})`,
+      ),
     (err) => {
       console.error(err instanceof BuildError ? `build:binary: ${err.message}` : err);
       process.exitCode = 1;

@@ -21,7 +21,9 @@ export const XXHASH_ASSET = 'xxhash.node';
 
 function loadAddon(): typeof XxHash {
   if (!isSea()) {
-    throw new Error('src/build/xxhash-sea.ts only works inside the single executable; from source, import @node-rs/xxhash');
+    throw new Error(
+      'src/build/xxhash-sea.ts only works inside the single executable; from source, import @node-rs/xxhash',
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'enterprise-search-'));
   try {
@@ -31,7 +33,9 @@ function loadAddon(): typeof XxHash {
     try {
       process.dlopen(mod, file);
     } catch (err) {
-      throw new Error(`cannot load the embedded xxhash addon from ${dir} (is TMPDIR mounted noexec?): ${(err as Error).message}`);
+      throw new Error(
+        `cannot load the embedded xxhash addon from ${dir} (is TMPDIR mounted noexec?): ${(err as Error).message}`,
+      );
     }
     return mod.exports;
   } finally {

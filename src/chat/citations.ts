@@ -41,7 +41,8 @@ export class CitationWriter {
     const text = this.pending + delta;
     let cut = text.length;
     const open = text.lastIndexOf('[');
-    if (open >= 0 && text.indexOf(']', open) < 0 && text.length - open < MAX_MARKER && PARTIAL.test(text.slice(open))) cut = open;
+    if (open >= 0 && text.indexOf(']', open) < 0 && text.length - open < MAX_MARKER && PARTIAL.test(text.slice(open)))
+      cut = open;
     // A run of backticks may go on in the next delta (``` split as `` and `): it is held back whole.
     const ticks = /`+$/.exec(text.slice(0, cut));
     if (ticks) cut = ticks.index;

@@ -71,5 +71,13 @@ export function toOpenAIError(status: number, body: unknown): OpenAIErrorBody {
     return { error: { message, type, param, code: first?.type ?? 'validation_error' }, detail };
   }
   const message = typeof detail === 'string' ? detail : `HTTP ${status}`;
-  return { error: { message, type, param: null, code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'server_error' : 'invalid_request') }, detail };
+  return {
+    error: {
+      message,
+      type,
+      param: null,
+      code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'server_error' : 'invalid_request'),
+    },
+    detail,
+  };
 }

@@ -18,14 +18,18 @@ const MAX_QUOTE_CHARS = 400;
 
 const TEXT = {
   de: {
-    intro: 'Ich bin das eingebaute extraktive Modell: Ich formuliere keinen freien Text, sondern zitiere die passendsten Stellen aus den Quellen.',
+    intro:
+      'Ich bin das eingebaute extraktive Modell: Ich formuliere keinen freien Text, sondern zitiere die passendsten Stellen aus den Quellen.',
     none: 'Ich bin das eingebaute extraktive Modell und formuliere keinen freien Text. In den verfügbaren Quellen habe ich keine passende Stelle gefunden.',
-    noSources: 'Ich bin das eingebaute extraktive Modell und formuliere keinen freien Text. Ohne Suchwerkzeug (serviceSearch, webSearch) oder angehängte Dateien habe ich nichts, woraus ich zitieren kann.',
+    noSources:
+      'Ich bin das eingebaute extraktive Modell und formuliere keinen freien Text. Ohne Suchwerkzeug (serviceSearch, webSearch) oder angehängte Dateien habe ich nichts, woraus ich zitieren kann.',
   },
   en: {
-    intro: 'I am the built-in extractive model: I do not generate free text; I quote the best-matching passages of the sources.',
+    intro:
+      'I am the built-in extractive model: I do not generate free text; I quote the best-matching passages of the sources.',
     none: 'I am the built-in extractive model and do not generate free text. I found no matching passage in the available sources.',
-    noSources: 'I am the built-in extractive model and do not generate free text. Without a search tool (serviceSearch, webSearch) or attached files I have nothing to quote from.',
+    noSources:
+      'I am the built-in extractive model and do not generate free text. Without a search tool (serviceSearch, webSearch) or attached files I have nothing to quote from.',
   },
 } as const;
 
@@ -38,8 +42,14 @@ export function extractiveModel(): ChatModel {
       if (!searched && req.tools.length > 0 && req.context.question.trim() !== '') {
         let n = 0;
         for (const tool of req.tools) {
-          const args = tool.name === 'webSearch' ? { queries: [req.context.question.slice(0, 400)] } : { query: req.context.question.slice(0, 500) };
-          yield { type: 'tool_call', call: { id: `call_extractive_${++n}`, name: tool.name, arguments: JSON.stringify(args) } };
+          const args =
+            tool.name === 'webSearch'
+              ? { queries: [req.context.question.slice(0, 400)] }
+              : { query: req.context.question.slice(0, 500) };
+          yield {
+            type: 'tool_call',
+            call: { id: `call_extractive_${++n}`, name: tool.name, arguments: JSON.stringify(args) },
+          };
         }
         return;
       }
@@ -54,9 +64,18 @@ function compose(sources: readonly Source[], question: string, language: Languag
   if (sources.length === 0) return searched ? t.none : t.noSources;
   const candidates: { key: number; text: string }[] = [];
   // A quote keeps no bracketed numbers of its own: they would be read as citations of other sources.
-  for (const s of sources) for (const sentence of sentences(withoutMarkers(s.text))) candidates.push({ key: s.key, text: sentence.slice(0, MAX_QUOTE_CHARS) });
-  const scores = bm25(candidates.map((c) => c.text), questionTerms(question, language), language);
-  const order = candidates.map((c, i) => ({ ...c, score: scores[i], i })).filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  for (const s of sources)
+    for (const sentence of sentences(withoutMarkers(s.text)))
+      candidates.push({ key: s.key, text: sentence.slice(0, MAX_QUOTE_CHARS) });
+  const scores = bm25(
+    candidates.map((c) => c.text),
+    questionTerms(question, language),
+    language,
+  );
+  const order = candidates
+    .map((c, i) => ({ ...c, score: scores[i], i }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
   const perSource = new Map<number, number>();
   const chosen: typeof order = [];
   for (const c of order) {

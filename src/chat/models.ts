@@ -27,7 +27,15 @@ export class ModelCatalog {
   ) {
     if (config.llmBaseUrl) {
       for (const id of config.llmModels) {
-        this.models.set(id, upstreamModel(id, { baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, timeoutMs: config.llmTimeoutMs, fetch: doFetch }));
+        this.models.set(
+          id,
+          upstreamModel(id, {
+            baseUrl: config.llmBaseUrl,
+            apiKey: config.llmApiKey,
+            timeoutMs: config.llmTimeoutMs,
+            fetch: doFetch,
+          }),
+        );
       }
     }
     if (!this.models.has(EXTRACTIVE_MODEL_ID)) this.models.set(EXTRACTIVE_MODEL_ID, extractiveModel());

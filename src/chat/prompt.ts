@@ -12,7 +12,10 @@ const TEXT = {
     role: 'Du bist der Assistent der Unternehmenssuche. Antworte auf Deutsch.',
     cite: 'Stütze Aussagen auf die gegebenen Quellen (angehängte Dateien, Werkzeugergebnisse) und belege jede mit ihrer Nummer in eckigen Klammern, z. B. [1]. Wenn die Quellen die Frage nicht beantworten, sage das.',
     tools: 'Du kannst diese Werkzeuge aufrufen:',
-    tool: { serviceSearch: 'serviceSearch durchsucht die internen Dokumente', webSearch: 'webSearch durchsucht das öffentliche Web' },
+    tool: {
+      serviceSearch: 'serviceSearch durchsucht die internen Dokumente',
+      webSearch: 'webSearch durchsucht das öffentliche Web',
+    },
     noTools: 'Du hast keinen Zugriff auf Suchwerkzeuge; antworte aus deinem Wissen und den angehängten Dateien.',
     agent: 'Anweisungen dieses Agenten:',
     files: 'Angehängte Dateien (Auszüge, als Quellen nummeriert):',
@@ -21,7 +24,10 @@ const TEXT = {
     role: 'You are the assistant of the enterprise search. Answer in English.',
     cite: 'Base statements on the sources you are given (attached files, tool results) and cite each with its number in square brackets, e.g. [1]. If the sources do not answer the question, say so.',
     tools: 'You can call these tools:',
-    tool: { serviceSearch: 'serviceSearch searches the internal documents', webSearch: 'webSearch searches the public web' },
+    tool: {
+      serviceSearch: 'serviceSearch searches the internal documents',
+      webSearch: 'webSearch searches the public web',
+    },
     noTools: 'You have no search tools; answer from your own knowledge and the attached files.',
     agent: 'Instructions of this agent:',
     files: 'Attached files (excerpts, numbered as sources):',

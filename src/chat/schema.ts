@@ -36,7 +36,17 @@ const Message = v.strictObject({
   // the message it received to the conversation as it is.
   refusal: v.nullish(v.string()),
   tool_calls: v.nullish(
-    v.pipe(v.array(v.unknown()), v.check((calls) => calls.length === 0, pyIssue('value_error', 'Value error, tool calls in messages are not supported; the service runs the tools itself', { error: {} }))),
+    v.pipe(
+      v.array(v.unknown()),
+      v.check(
+        (calls) => calls.length === 0,
+        pyIssue(
+          'value_error',
+          'Value error, tool calls in messages are not supported; the service runs the tools itself',
+          { error: {} },
+        ),
+      ),
+    ),
   ),
   function_call: v.nullish(v.null()),
   audio: v.nullish(v.null()),
@@ -59,7 +69,10 @@ export const CompletionBody = v.strictObject({
     v.array(Message),
     v.minLength(1),
     v.maxLength(MAX_MESSAGES),
-    v.check((ms) => ms.some((m) => m.role === 'user'), pyIssue('value_error', 'Value error, messages must contain a user message', { error: {} })),
+    v.check(
+      (ms) => ms.some((m) => m.role === 'user'),
+      pyIssue('value_error', 'Value error, messages must contain a user message', { error: {} }),
+    ),
   ),
   model: v.nullish(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
   stream: v.nullish(v.boolean()),

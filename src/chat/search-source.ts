@@ -28,13 +28,24 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
   if (services.chatSearch) return services.chatSearch;
   const documents = services.documents;
   if (!documents) return undefined;
-  const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner, hidden: (name: string) => documents.dropPending(name) };
+  const deps = {
+    state: services.state,
+    index: documents.index,
+    now: services.now,
+    runner: services.searchRunner,
+    hidden: (name: string) => documents.dropPending(name),
+  };
   return async (email, params) => {
     const dataSources = knownDataSources(services, params.dataSources);
     if (dataSources?.length === 0) return [];
     let body;
     try {
-      body = await searchWith(deps, email, { query: params.query, count: params.count, dataSources, language: params.language });
+      body = await searchWith(deps, email, {
+        query: params.query,
+        count: params.count,
+        dataSources,
+        language: params.language,
+      });
     } catch (err) {
       if (err instanceof RequestValidationError) return [];
       throw err;
@@ -42,7 +53,13 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
     return body.results.map((r): SearchPassage => {
       const parts = r.highlights.map(plainText);
       if (r.summary && !parts.some((p) => p.includes(r.summary))) parts.push(r.summary);
-      return { id: r.id, title: r.title, path_preview: r.path_preview, datasource: r.data_source, text: parts.join('\n').slice(0, 4000) };
+      return {
+        id: r.id,
+        title: r.title,
+        path_preview: r.path_preview,
+        datasource: r.data_source,
+        text: parts.join('\n').slice(0, 4000),
+      };
     });
   };
 }

@@ -27,7 +27,16 @@ import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { systemPrompt } from './prompt.ts';
 import { analysisLanguage } from './relevance.ts';
-import { MAX_CALLS_PER_ROUND, notOffered, notRun, runTool, SourceRegistry, TOOL_SPECS, type ChatSearchFn, type ToolName } from './tools.ts';
+import {
+  MAX_CALLS_PER_ROUND,
+  notOffered,
+  notRun,
+  runTool,
+  SourceRegistry,
+  TOOL_SPECS,
+  type ChatSearchFn,
+  type ToolName,
+} from './tools.ts';
 import type { ChatModel, Citation, Language, ModelMessage, TokenUsage } from './types.ts';
 
 export interface ChatDeps {
@@ -69,20 +78,38 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
   let agent: AgentRecord | undefined;
   if (input.agentId !== undefined) {
     agent = findAgent(deps, input.agentId);
-    if (!agent) throw new ChatError(404, 'not_found_error', 'agent_not_found', `Agent ${input.agentId} does not exist`, 'metadata.agent_id');
+    if (!agent)
+      throw new ChatError(
+        404,
+        'not_found_error',
+        'agent_not_found',
+        `Agent ${input.agentId} does not exist`,
+        'metadata.agent_id',
+      );
   }
   const modelId = agent?.model ?? input.model ?? deps.models.defaultId;
   const model = deps.models.get(modelId);
   if (!model) {
-    throw new ChatError(404, 'not_found_error', 'model_not_found', `The model ${JSON.stringify(modelId)} does not exist; GET /models lists the available models`, agent?.model ? 'metadata.agent_id' : 'model');
+    throw new ChatError(
+      404,
+      'not_found_error',
+      'model_not_found',
+      `The model ${JSON.stringify(modelId)} does not exist; GET /models lists the available models`,
+      agent?.model ? 'metadata.agent_id' : 'model',
+    );
   }
   const files: StoredFileWithText[] = [];
   for (const id of new Set(input.files)) {
     const file = await deps.files.read(input.accountId, id);
-    if (!file) throw new ChatError(404, 'not_found_error', 'file_not_found', `File ${id} does not exist`, 'metadata.files');
+    if (!file)
+      throw new ChatError(404, 'not_found_error', 'file_not_found', `File ${id} does not exist`, 'metadata.files');
     files.push(file);
   }
-  const tools = agent ? (input.tools.length > 0 ? input.tools.filter((t) => agent.tools.includes(t)) : (agent.tools as ToolName[])) : input.tools;
+  const tools = agent
+    ? input.tools.length > 0
+      ? input.tools.filter((t) => agent.tools.includes(t))
+      : (agent.tools as ToolName[])
+    : input.tools;
   const question = [...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const language = input.language;
 
@@ -98,17 +125,24 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         files.map((f) =>
           select === undefined || f.text.length <= share
             ? selectRelevant(f.text, question, share, queryLanguage)
-            : select(f.text, question, share, queryLanguage).catch(() => selectRelevant(f.text, question, share, queryLanguage)),
+            : select(f.text, question, share, queryLanguage).catch(() =>
+                selectRelevant(f.text, question, share, queryLanguage),
+              ),
         ),
       );
-      const fileSources = files.map((f, i) => registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: texts[i] }));
+      const fileSources = files.map((f, i) =>
+        registry.add({ id: f.id, title: f.filename, path_preview: f.filename, datasource: 'file', text: texts[i] }),
+      );
       // The client's leading system messages join the service's instructions: one system message,
       // as the chat templates of many served models (e.g. Mistral's) accept no second one.
       let firstOther = input.messages.findIndex((m) => m.role !== 'system');
       if (firstOther < 0) firstOther = input.messages.length;
       const clientSystem = input.messages.slice(0, firstOther).map((m) => m.content);
       // The answer language is the question's (metadata.language decides only for very short inputs, as for the search).
-      const system = [systemPrompt({ language: queryLanguage, tools, agentInstructions: agent?.instructions, files: fileSources }), ...clientSystem].join('\n\n');
+      const system = [
+        systemPrompt({ language: queryLanguage, tools, agentInstructions: agent?.instructions, files: fileSources }),
+        ...clientSystem,
+      ].join('\n\n');
       const messages: ModelMessage[] = [{ role: 'system', content: system }, ...input.messages.slice(firstOther)];
       const writer = new CitationWriter((key) => registry.get(key));
       const toolDeps = {
@@ -135,7 +169,13 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         // The answer's finish_reason is the one of the round that ended it.
         finishReason = 'stop';
         const context = { sources: registry.all(), question, language: queryLanguage };
-        for await (const ev of model.round({ messages, tools: roundTools, temperature: input.temperature, context, signal })) {
+        for await (const ev of model.round({
+          messages,
+          tools: roundTools,
+          temperature: input.temperature,
+          context,
+          signal,
+        })) {
           if (ev.type === 'text') {
             text += ev.text;
             const out = writer.write(ev.text);
@@ -154,7 +194,11 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         messages.push({ role: 'assistant', content: text, tool_calls: calls });
         const results = await Promise.all(
           calls.map((call, i) =>
-            i >= MAX_CALLS_PER_ROUND ? notRun() : roundTools.some((t) => t.name === call.name) ? runTool(call, toolDeps) : notOffered(call.name, roundTools),
+            i >= MAX_CALLS_PER_ROUND
+              ? notRun()
+              : roundTools.some((t) => t.name === call.name)
+                ? runTool(call, toolDeps)
+                : notOffered(call.name, roundTools),
           ),
         );
         calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: results[i] }));
@@ -169,7 +213,11 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
 
 function add(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {
   if (!a) return { ...b };
-  return { prompt_tokens: a.prompt_tokens + b.prompt_tokens, completion_tokens: a.completion_tokens + b.completion_tokens, total_tokens: a.total_tokens + b.total_tokens };
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
 }
 
 function estimate(promptChars: number, answerChars: number): TokenUsage {

@@ -5,7 +5,9 @@
  * are skipped. Bounded: one event larger than `maxEventChars` is an error.
  */
 export async function* sseData(body: ReadableStream<Uint8Array>, maxEventChars = 4_000_000): AsyncGenerator<string> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
   let buf = '';
   try {
     for (;;) {

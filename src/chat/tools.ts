@@ -22,7 +22,15 @@ export const TOOL_NAMES = ['serviceSearch', 'webSearch'] as const;
 export const MAX_CALLS_PER_ROUND = 5;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-export const DATA_SOURCES = ['wikitool', 'issuetool', 'codehost', 'intranet_online', 'mailsuite', 'fileshares', 'other'] as const;
+export const DATA_SOURCES = [
+  'wikitool',
+  'issuetool',
+  'codehost',
+  'intranet_online',
+  'mailsuite',
+  'fileshares',
+  'other',
+] as const;
 
 /** One search hit as the chat needs it. */
 export interface SearchPassage {
@@ -55,7 +63,11 @@ export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'Search words (keywords work best).' },
-        data_sources: { type: 'array', items: { type: 'string' }, description: `Optional: only these sources (${DATA_SOURCES.join(', ')} or a datasource name).` },
+        data_sources: {
+          type: 'array',
+          items: { type: 'string' },
+          description: `Optional: only these sources (${DATA_SOURCES.join(', ')} or a datasource name).`,
+        },
       },
       required: ['query'],
     },
@@ -65,7 +77,9 @@ export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
     description: 'Search the public web. Returns numbered sources with page content; cite them as [n].',
     parameters: {
       type: 'object',
-      properties: { queries: { type: 'array', items: { type: 'string' }, description: 'One to three search queries.' } },
+      properties: {
+        queries: { type: 'array', items: { type: 'string' }, description: 'One to three search queries.' },
+      },
       required: ['queries'],
     },
   },
@@ -133,17 +147,30 @@ async function serviceSearch(args: Record<string, unknown>, deps: ToolDeps): Pro
   const query = typeof args.query === 'string' ? args.query.trim().slice(0, 500) : '';
   if (query === '') return 'Error: serviceSearch needs a non-empty "query".';
   if (!deps.search) return 'Internal search is not available on this server.';
-  let dataSources = Array.isArray(args.data_sources) ? args.data_sources.filter((d): d is string => typeof d === 'string') : undefined;
+  let dataSources = Array.isArray(args.data_sources)
+    ? args.data_sources.filter((d): d is string => typeof d === 'string')
+    : undefined;
   if (dataSources?.length === 0) dataSources = undefined;
   if (deps.scope) {
     dataSources = dataSources ? dataSources.filter((d) => deps.scope!.includes(d)) : [...deps.scope];
-    if (dataSources.length === 0) return 'No results: the requested data sources are outside this agent\'s scope.';
+    if (dataSources.length === 0) return "No results: the requested data sources are outside this agent's scope.";
   }
-  const hits = await deps.search(deps.email, { query, count: deps.searchResults, dataSources, language: deps.language }, deps.signal);
+  const hits = await deps.search(
+    deps.email,
+    { query, count: deps.searchResults, dataSources, language: deps.language },
+    deps.signal,
+  );
   if (hits.length === 0) return `No internal documents match "${query}".`;
   return hits
     .map((h) => {
-      const s = deps.registry.add({ id: h.id, title: h.title, path_preview: h.path_preview, url: h.url, datasource: h.datasource, text: h.text });
+      const s = deps.registry.add({
+        id: h.id,
+        title: h.title,
+        path_preview: h.path_preview,
+        url: h.url,
+        datasource: h.datasource,
+        text: h.text,
+      });
       return `[${s.key}] ${s.title} (${s.path_preview || s.datasource})\n${s.text}`;
     })
     .join('\n\n');
@@ -153,24 +180,38 @@ const WEB_TEXT_CHARS = 3000;
 
 async function webSearch(args: Record<string, unknown>, deps: ToolDeps): Promise<string> {
   const raw = Array.isArray(args.queries) ? args.queries : typeof args.query === 'string' ? [args.query] : [];
-  const queries = raw.filter((q): q is string => typeof q === 'string' && q.trim() !== '').slice(0, 3).map((q) => q.slice(0, 400));
+  const queries = raw
+    .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+    .slice(0, 3)
+    .map((q) => q.slice(0, 400));
   if (queries.length === 0) return 'Error: webSearch needs "queries" (a list of search queries).';
   if (!deps.webSearch) return 'Web search is not configured on this server; answer without it.';
   try {
-    const results = await deps.webSearch.search({ queries, count: deps.searchResults, mode: deps.webSearchMode }, deps.signal);
+    const results = await deps.webSearch.search(
+      { queries, count: deps.searchResults, mode: deps.webSearchMode },
+      deps.signal,
+    );
     if (results.length === 0) return `No web results for ${queries.map((q) => JSON.stringify(q)).join(', ')}.`;
     return results
       .map((r) => {
         // Bracketed numbers of the page (footnotes, a context summary's own source list) would read as our keys.
         const text = withoutMarkers(r.content.slice(0, WEB_TEXT_CHARS));
-        const s = deps.registry.add({ id: r.url, title: withoutMarkers(r.metadata.title) || r.url, url: r.url, datasource: 'web', text });
+        const s = deps.registry.add({
+          id: r.url,
+          title: withoutMarkers(r.metadata.title) || r.url,
+          url: r.url,
+          datasource: 'web',
+          text,
+        });
         return `[${s.key}] ${s.title} (${r.url})\n${s.text}`;
       })
       .join('\n\n');
   } catch (err) {
     if (deps.signal.aborted) throw err;
-    if (err instanceof ServiceError && err.status === 503) return `Web search is not configured on this server (${err.message}); answer without it.`;
-    if (err instanceof ServiceError || err instanceof ChatError) return `Web search failed (${err.message}); answer without it.`;
+    if (err instanceof ServiceError && err.status === 503)
+      return `Web search is not configured on this server (${err.message}); answer without it.`;
+    if (err instanceof ServiceError || err instanceof ChatError)
+      return `Web search failed (${err.message}); answer without it.`;
     throw err;
   }
 }

@@ -35,7 +35,12 @@ type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function malformed(what: string): ChatError {
-  return new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream sent a malformed event: ${what}`);
+  return new ChatError(
+    502,
+    'upstream_error',
+    'upstream_error',
+    `The language model upstream sent a malformed event: ${what}`,
+  );
 }
 
 /** An optional field of `o` that must be a string when present (null counts as absent). */
@@ -58,12 +63,21 @@ function toolCallDelta(d: unknown, n: number): ToolCallDelta {
   const where = `tool_calls[${n}].`;
   if (!isObject(d)) throw malformed(`tool_calls[${n}] is not an object`);
   const index = d.index;
-  if (index !== undefined && index !== null && !(Number.isInteger(index) && (index as number) >= 0 && (index as number) < MAX_TOOL_CALLS)) {
+  if (
+    index !== undefined &&
+    index !== null &&
+    !(Number.isInteger(index) && (index as number) >= 0 && (index as number) < MAX_TOOL_CALLS)
+  ) {
     throw malformed(`${where}index is not an integer from 0 to ${MAX_TOOL_CALLS - 1}`);
   }
   const fn = optObject(d, 'function', where);
   // Some servers send the arguments as a JSON object instead of its text.
-  const args = fn && isObject(fn.arguments) ? JSON.stringify(fn.arguments) : fn ? optString(fn, 'arguments', `${where}function.`) : undefined;
+  const args =
+    fn && isObject(fn.arguments)
+      ? JSON.stringify(fn.arguments)
+      : fn
+        ? optString(fn, 'arguments', `${where}function.`)
+        : undefined;
   return {
     index: typeof index === 'number' ? index : undefined,
     id: optString(d, 'id', where),
@@ -95,7 +109,8 @@ export function parseChunk(data: string): UpstreamChunk {
   if (!isObject(json)) throw malformed('not a JSON object');
   if (json.error !== undefined && json.error !== null && json.error !== false) {
     const e = json.error;
-    const message = typeof e === 'string' ? e : isObject(e) && typeof e.message === 'string' ? e.message : 'unknown error';
+    const message =
+      typeof e === 'string' ? e : isObject(e) && typeof e.message === 'string' ? e.message : 'unknown error';
     return { error: message, toolCalls: [] };
   }
   const choices = json.choices;
@@ -104,7 +119,8 @@ export function parseChunk(data: string): UpstreamChunk {
   if (choice !== undefined && !isObject(choice)) throw malformed('choices[0] is not an object');
   const delta = choice ? optObject(choice, 'delta', 'choices[0].') : undefined;
   const rawCalls = delta?.tool_calls;
-  if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) throw malformed('tool_calls is not a list');
+  if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls))
+    throw malformed('tool_calls is not a list');
   const usage = optObject(json, 'usage', '');
   return {
     content: delta ? optString(delta, 'content', 'delta.') : undefined,

@@ -37,7 +37,10 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
       };
       if (req.temperature !== undefined) body.temperature = req.temperature;
       if (req.tools.length > 0) {
-        body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+        body.tools = req.tools.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: t.description, parameters: t.parameters },
+        }));
       }
       const signal = AbortSignal.any([req.signal, AbortSignal.timeout(options.timeoutMs)]);
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
@@ -50,16 +53,31 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
       }
       if (!res.ok || !res.body) {
         const text = await res.text().catch(() => '');
-        throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`);
+        throw new ChatError(
+          502,
+          'upstream_error',
+          'upstream_error',
+          `The language model upstream answered HTTP ${res.status}: ${upstreamMessage(text)}`,
+        );
       }
       const type = (res.headers.get('content-type') ?? '').toLowerCase();
       if (type.includes('application/json')) {
         const text = await res.text().catch(() => '');
-        throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream answered with JSON instead of an event stream: ${upstreamMessage(text)}`);
+        throw new ChatError(
+          502,
+          'upstream_error',
+          'upstream_error',
+          `The language model upstream answered with JSON instead of an event stream: ${upstreamMessage(text)}`,
+        );
       }
       if (type.includes('text/html')) {
         await res.body.cancel().catch(() => {});
-        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream answered with an HTML page instead of an event stream; LLM_BASE_URL must be the API base (e.g. ending in /v1)');
+        throw new ChatError(
+          502,
+          'upstream_error',
+          'upstream_error',
+          'The language model upstream answered with an HTML page instead of an event stream; LLM_BASE_URL must be the API base (e.g. ending in /v1)',
+        );
       }
       const calls: { id: string; name: string; arguments: string }[] = [];
       let finish: string | null | undefined;
@@ -71,12 +89,24 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
             break;
           }
           const chunk = parseChunk(data);
-          if (chunk.error !== undefined) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream failed: ${chunk.error}`);
+          if (chunk.error !== undefined)
+            throw new ChatError(
+              502,
+              'upstream_error',
+              'upstream_error',
+              `The language model upstream failed: ${chunk.error}`,
+            );
           finish = chunk.finishReason ?? finish;
           if (chunk.content) yield { type: 'text', text: chunk.content };
           for (const d of chunk.toolCalls) {
             const i = d.index ?? calls.length;
-            if (i >= MAX_TOOL_CALLS) throw new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream sent a malformed event: more than ${MAX_TOOL_CALLS} tool calls`);
+            if (i >= MAX_TOOL_CALLS)
+              throw new ChatError(
+                502,
+                'upstream_error',
+                'upstream_error',
+                `The language model upstream sent a malformed event: more than ${MAX_TOOL_CALLS} tool calls`,
+              );
             const call = (calls[i] ??= { id: '', name: '', arguments: '' });
             if (d.id) call.id = d.id;
             if (d.name) call.name += d.name;
@@ -88,7 +118,12 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         throw failure(err, req.signal, true);
       }
       if (!done && !finish) {
-        throw new ChatError(502, 'upstream_error', 'upstream_error', 'The language model upstream ended the stream before the answer was complete (no finish_reason, no [DONE])');
+        throw new ChatError(
+          502,
+          'upstream_error',
+          'upstream_error',
+          'The language model upstream ended the stream before the answer was complete (no finish_reason, no [DONE])',
+        );
       }
       if (finish === 'length' || finish === 'content_filter') yield { type: 'finish', reason: finish };
       for (const [i, call] of calls.entries()) {
@@ -105,7 +140,11 @@ function wireMessage(m: RoundRequest['messages'][number]): Record<string, unknow
     return {
       role: 'assistant',
       content: m.content || null,
-      tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: m.tool_calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
     };
   }
   return { ...m };
@@ -127,9 +166,25 @@ function failure(err: unknown, clientSignal: AbortSignal, answering = false): Er
   if (err instanceof ChatError) return err;
   if (clientSignal.aborted) return err instanceof Error ? err : new Error(String(err));
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-    return new ChatError(504, 'upstream_error', 'upstream_timeout', 'The language model upstream did not answer in time');
+    return new ChatError(
+      504,
+      'upstream_error',
+      'upstream_timeout',
+      'The language model upstream did not answer in time',
+    );
   }
   const reason = err instanceof Error ? err.message : String(err);
-  if (answering) return new ChatError(502, 'upstream_error', 'upstream_error', `The language model upstream broke off its answer: ${reason}`);
-  return new ChatError(502, 'upstream_error', 'upstream_unreachable', `The language model upstream is unreachable: ${reason}`);
+  if (answering)
+    return new ChatError(
+      502,
+      'upstream_error',
+      'upstream_error',
+      `The language model upstream broke off its answer: ${reason}`,
+    );
+  return new ChatError(
+    502,
+    'upstream_error',
+    'upstream_unreachable',
+    `The language model upstream is unreachable: ${reason}`,
+  );
 }

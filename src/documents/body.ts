@@ -4,14 +4,30 @@
  * pool (with the service's size limit; a promise), no body as empty text. Also
  * computes the document's file suffix and the media-type-based search file type.
  */
-import { computeSuffix, decodeBase64Body, extract, lookupFileType, type Extraction, type SearchFileType } from '../../extractors/index.ts';
+import {
+  computeSuffix,
+  decodeBase64Body,
+  extract,
+  lookupFileType,
+  type Extraction,
+  type SearchFileType,
+} from '../../extractors/index.ts';
 import type { BodyReader, BodyResult } from './pipeline.ts';
 import type { QueuedDocument } from './queue.ts';
 
-export type ExtractFn = (bytes: Uint8Array, options: { mediaType: string; fileName?: string; limits?: { maxInputBytes: number } }) => Promise<Extraction>;
+export type ExtractFn = (
+  bytes: Uint8Array,
+  options: { mediaType: string; fileName?: string; limits?: { maxInputBytes: number } },
+) => Promise<Extraction>;
 
 /** The computed file suffix: from the binary's media type, else the extension of the title or path. */
-export function documentSuffix(doc: { mime_type?: string | null; binary: boolean; title?: string | null; path?: string | null; path_preview?: string | null }): string {
+export function documentSuffix(doc: {
+  mime_type?: string | null;
+  binary: boolean;
+  title?: string | null;
+  path?: string | null;
+  path_preview?: string | null;
+}): string {
   const mediaType = doc.binary ? (doc.mime_type ?? undefined) : undefined;
   const title = doc.title ?? undefined;
   const path = doc.path ?? doc.path_preview ?? undefined;
@@ -44,7 +60,11 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
   const run = options.extract ?? extract;
   const extractBinary = async (doc: QueuedDocument, suffix: string, mediaFileType: string): Promise<BodyResult> => {
     const bytes = decodeBase64Body(doc.binary_base64!, options.maxBinaryBytes);
-    const ex = await run(bytes, { mediaType: doc.mime_type ?? '', fileName: doc.title || undefined, limits: { maxInputBytes: options.maxBinaryBytes } });
+    const ex = await run(bytes, {
+      mediaType: doc.mime_type ?? '',
+      fileName: doc.title || undefined,
+      limits: { maxInputBytes: options.maxBinaryBytes },
+    });
     return {
       text: { body: ex.text, language: ex.language, author: ex.author, title: ex.title, pageCount: ex.pageCount },
       suffix,
@@ -53,7 +73,13 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
   };
   return (doc) => {
     const isBinary = doc.binary_base64 !== null;
-    const suffix = documentSuffix({ mime_type: doc.mime_type, binary: isBinary, title: doc.title, path: doc.path, path_preview: doc.path_preview });
+    const suffix = documentSuffix({
+      mime_type: doc.mime_type,
+      binary: isBinary,
+      title: doc.title,
+      path: doc.path,
+      path_preview: doc.path_preview,
+    });
     const mediaFileType = mediaFileTypeOf(doc.mime_type, doc.title, doc.path ?? doc.path_preview ?? undefined);
     if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
     return extractBinary(doc, suffix, mediaFileType);

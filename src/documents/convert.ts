@@ -29,7 +29,10 @@ const BREADCRUMB = /[>»/\\›]/;
 /** Breadcrumb segments of a `path` ("A > B > C", "A/B/C"); empty segments dropped. */
 export function pathSegments(path: string | null | undefined): string[] {
   if (!path) return [];
-  return path.split(BREADCRUMB).map((s) => s.trim()).filter((s) => s.length > 0);
+  return path
+    .split(BREADCRUMB)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /** The parent of a breadcrumb path, in the path's own separator style ('' for a single segment). */
@@ -91,7 +94,11 @@ export function contentSize(doc: QueuedDocument): number {
 /** Whether the schema declares every text field a document fills (then none is dropped). */
 const ALL_TEXT_FIELDS = ['title', 'body', 'meta'].every((f) => f in DOCUMENT_SCHEMA.textFields);
 
-export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: { seq: number; suffix: string; mediaFileType: string; indexedAt: number }): IndexDocument {
+export function toIndexDocument(
+  doc: QueuedDocument,
+  text: DocumentText,
+  extra: { seq: number; suffix: string; mediaFileType: string; indexedAt: number },
+): IndexDocument {
   const title = doc.title || text.title || '';
   const author = doc.author ?? text.author ?? null;
   // The non-empty of: author, breadcrumb segments, searchable property values; one per line.
@@ -118,7 +125,8 @@ export function toIndexDocument(doc: QueuedDocument, text: DocumentText, extra: 
   const numbers: Record<string, number> = Number.isFinite(lastModified) ? { last_modified: lastModified } : {};
   const body = text.body.length > MAX_BODY_CHARS ? text.body.slice(0, MAX_BODY_CHARS) : text.body;
   const textFields: Record<string, string> = { title, body, meta };
-  if (!ALL_TEXT_FIELDS) for (const f of Object.keys(textFields)) if (!(f in DOCUMENT_SCHEMA.textFields)) delete textFields[f];
+  if (!ALL_TEXT_FIELDS)
+    for (const f of Object.keys(textFields)) if (!(f in DOCUMENT_SCHEMA.textFields)) delete textFields[f];
   return {
     key: documentKey(doc.datasource, doc.id),
     ...(text.language ? { language: text.language } : {}),

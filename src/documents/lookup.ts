@@ -37,7 +37,12 @@ function committedDocument(deps: LookupDeps, datasource: string, id: string): St
 export async function deleteDocument(deps: LookupDeps, datasource: string, id: string) {
   requireDatasource(deps, datasource);
   await deps.documents.enqueue({ op: 'delete', datasource, id });
-  return { status: 'ok' as const, datasource, document_id: id, message: 'delete issued; the document disappears from search at the next commit' };
+  return {
+    status: 'ok' as const,
+    datasource,
+    document_id: id,
+    message: 'delete issued; the document disappears from search at the next commit',
+  };
 }
 
 export interface DocumentStatusView {
@@ -66,7 +71,9 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
       message: st.message,
       last_modified: st.last_modified,
       received_at: iso(st.received_at),
-      committed_at: iso(st.committed_at ?? (st.state === 'indexed' ? deps.documents.commitTimes.committedAt(st.seq) : null)),
+      committed_at: iso(
+        st.committed_at ?? (st.state === 'indexed' ? deps.documents.commitTimes.committedAt(st.seq) : null),
+      ),
     };
   }
   const doc = committedDocument(deps, datasource, id);
@@ -94,25 +101,45 @@ export const CheckAccessSchema = v.strictObject({
 export function checkAccess(deps: LookupDeps, input: v.InferOutput<typeof CheckAccessSchema>) {
   const ds = requireDatasource(deps, input.datasource);
   const doc = committedDocument(deps, input.datasource, input.document_id);
-  if (!doc) throw notFound(`Document '${input.document_id}' is not in the search index of datasource '${input.datasource}' (it may still be queued)`);
+  if (!doc)
+    throw notFound(
+      `Document '${input.document_id}' is not in the search index of datasource '${input.datasource}' (it may still be queued)`,
+    );
   const email = input.user_email.trim().toLowerCase();
   const base = { datasource: input.datasource, document_id: input.document_id, user_email: email };
   const docTokens = new Set(doc.keywords.acl ?? []);
   const held = userTokens(ds, email);
   if (held.length === 0) {
-    return { has_access: false, ...base, reason: `${email} is not registered on datasource '${input.datasource}', so none of its documents are visible` };
+    return {
+      has_access: false,
+      ...base,
+      reason: `${email} is not registered on datasource '${input.datasource}', so none of its documents are visible`,
+    };
   }
   const granting = held.filter((t) => docTokens.has(t)).map((t) => parseToken(t)!);
   const order = ['anonymous', 'user', 'group'] as const;
   for (const kind of order) {
     const t = granting.find((g) => g.kind === kind);
     if (!t) continue;
-    if (kind === 'anonymous') return { has_access: true, ...base, reason: 'the document allows everyone registered on the datasource (anonymous access), and the user is registered' };
+    if (kind === 'anonymous')
+      return {
+        has_access: true,
+        ...base,
+        reason:
+          'the document allows everyone registered on the datasource (anonymous access), and the user is registered',
+      };
     if (kind === 'user') return { has_access: true, ...base, reason: `the user is listed in allowed_users` };
     const path = membershipPath(ds, email, t.value) ?? [t.value];
-    return { has_access: true, ...base, reason: `the document allows group '${t.value}'; membership: ${[email, ...path].join(' -> ')}` };
+    return {
+      has_access: true,
+      ...base,
+      reason: `the document allows group '${t.value}'; membership: ${[email, ...path].join(' -> ')}`,
+    };
   }
-  const allowedGroups = [...docTokens].map(parseToken).filter((t) => t?.kind === 'group').map((t) => t!.value);
+  const allowedGroups = [...docTokens]
+    .map(parseToken)
+    .filter((t) => t?.kind === 'group')
+    .map((t) => t!.value);
   const allowedUsers = [...docTokens].map(parseToken).filter((t) => t?.kind === 'user').length;
   const groups = [...resolveGroups(ds, email)];
   return {

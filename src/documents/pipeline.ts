@@ -314,9 +314,18 @@ export class IndexingPipeline {
         if (p.prepared === undefined || p.prepared instanceof Promise) break;
       }
       const prepared = p.prepared as Prepared | undefined;
-      const failure = prepared?.kind === 'fail' ? failureMessage(prepared.message) : prepared?.kind === 'other' && p.op.op === 'upsert' ? failureMessage('not indexed') : undefined;
+      const failure =
+        prepared?.kind === 'fail'
+          ? failureMessage(prepared.message)
+          : prepared?.kind === 'other' && p.op.op === 'upsert'
+            ? failureMessage('not indexed')
+            : undefined;
       const durable = recorder.report(p.op, failure);
-      p.gate = durable ? durable.catch((err) => this.options.log.error('could not record a document status', { seq: p.op.seq, error: err })) : null;
+      p.gate = durable
+        ? durable.catch((err) =>
+            this.options.log.error('could not record a document status', { seq: p.op.seq, error: err }),
+          )
+        : null;
       if (durable) waits = true;
     }
   }
@@ -336,7 +345,10 @@ export class IndexingPipeline {
   private convert(op: Extract<QueueOp, { op: 'upsert' }>, body: BodyResult): Prepared {
     try {
       const { text, suffix, mediaFileType } = body;
-      return { kind: 'add', doc: toIndexDocument(op.doc, text, { seq: op.seq, suffix, mediaFileType, indexedAt: this.options.now() }) };
+      return {
+        kind: 'add',
+        doc: toIndexDocument(op.doc, text, { seq: op.seq, suffix, mediaFileType, indexedAt: this.options.now() }),
+      };
     } catch (err) {
       return failed(err);
     }
@@ -379,7 +391,10 @@ export class IndexingPipeline {
       st.outcome = 'failed';
       st.message = failureMessage(message);
     }
-    if (report) this.options.outcomes?.report(op, failureMessage(message))?.catch((err) => this.options.log.error('could not record a document status', { seq: op.seq, error: err }));
+    if (report)
+      this.options.outcomes
+        ?.report(op, failureMessage(message))
+        ?.catch((err) => this.options.log.error('could not record a document status', { seq: op.seq, error: err }));
     this.options.log.warn('document not indexed', { datasource: op.doc.datasource, id: op.doc.id, reason: message });
   }
 }

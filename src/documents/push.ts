@@ -59,7 +59,11 @@ export interface PushOptions {
   waitTimeoutMs?: number;
 }
 
-type Decision = { result: PushResult; doc?: QueuedDocument; skipDelete?: { datasource: string; id: string; skipped: SkippedVersion } };
+type Decision = {
+  result: PushResult;
+  doc?: QueuedDocument;
+  skipDelete?: { datasource: string; id: string; skipped: SkippedVersion };
+};
 
 /** A version the `already_indexed` rule compares with. */
 type Accepted = { last_modified: string | null; tokens: readonly string[] };
@@ -100,8 +104,12 @@ class PushContext {
     this.searcher ??= this.deps.documents.index.reader.searcher();
     const committed = this.searcher.get(key);
     // A version that a queued drop of its datasource removes is not the accepted one (the datasource was re-created).
-    if (!committed || this.deps.documents.statuses.droppedAfter(datasource, Number(committed.stored.seq ?? 0))) return null;
-    return { last_modified: (committed.stored.last_modified as string | null) ?? null, tokens: [...(committed.keywords.acl ?? [])].sort() };
+    if (!committed || this.deps.documents.statuses.droppedAfter(datasource, Number(committed.stored.seq ?? 0)))
+      return null;
+    return {
+      last_modified: (committed.stored.last_modified as string | null) ?? null,
+      tokens: [...(committed.keywords.acl ?? [])].sort(),
+    };
   }
 
   close(): void {
@@ -122,17 +130,32 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
   const previous = ctx.latestAccepted(input.datasource, id);
   if (previous && previous.last_modified === lastModified && sameTokens(previous.tokens, tokens)) {
     return {
-      result: { document_id: id, outcome: 'already_indexed', message: 'same last_modified and access tokens as the accepted version; nothing queued (send a new last_modified to replace it)' },
+      result: {
+        document_id: id,
+        outcome: 'already_indexed',
+        message:
+          'same last_modified and access tokens as the accepted version; nothing queued (send a new last_modified to replace it)',
+      },
     };
   }
   // After the rule above: nothing reaches the pipeline for an unchanged document, so an ignored edit cannot skip it.
   const mediaType = input.body?.mime_type;
-  const suffix = documentSuffix({ mime_type: mediaType, binary: input.body?.binary_base64 !== undefined, title: input.title, path: input.path, path_preview: input.path_preview });
+  const suffix = documentSuffix({
+    mime_type: mediaType,
+    binary: input.body?.binary_base64 !== undefined,
+    title: input.title,
+    path: input.path,
+    path_preview: input.path_preview,
+  });
   if (suffix.length > MAX_SUFFIX_LENGTH) {
     const message = `computed file suffix '${suffix}' is longer than ${MAX_SUFFIX_LENGTH} characters; the document is not indexed`;
     return {
       result: { document_id: id, outcome: 'skipped', message },
-      skipDelete: { datasource: input.datasource, id, skipped: { message, last_modified: input.last_modified ?? null, received_at: receivedAt } },
+      skipDelete: {
+        datasource: input.datasource,
+        id,
+        skipped: { message, last_modified: input.last_modified ?? null, received_at: receivedAt },
+      },
     };
   }
   const defs = props.length > 0 ? ctx.propertyDefinitions(ds) : undefined;
@@ -144,15 +167,24 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
     sub_sub_id: binding.sub_sub_id ?? null,
     properties: props.map((p) => {
       const def = defs!.get(p.name)!;
-      return { name: p.name, value: p.value as string | number | boolean, type: def.property_type, searchable: def.is_searchable === true };
+      return {
+        name: p.name,
+        value: p.value as string | number | boolean,
+        type: def.property_type,
+        searchable: def.is_searchable === true,
+      };
     }),
     received_at: receivedAt,
   });
-  return { result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' }, doc };
+  return {
+    result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' },
+    doc,
+  };
 }
 
 function failure(err: unknown): string {
-  if (err instanceof RequestValidationError) return err.items.map((i) => `${i.loc.slice(1).join('.') || 'document'}: ${i.msg}`).join('; ');
+  if (err instanceof RequestValidationError)
+    return err.items.map((i) => `${i.loc.slice(1).join('.') || 'document'}: ${i.msg}`).join('; ');
   if (err instanceof SchemaError) return `${err.code}: ${err.message}`;
   if (err instanceof ServiceError) return err.message;
   throw err;
@@ -176,12 +208,25 @@ function pendingDrops(state: StateStore, items: readonly unknown[]): Promise<voi
  * `bodyBytes`, when given, are the request body that `body` was parsed from: the queue then
  * stores each sent item's JSON from it as received instead of serializing the document again.
  */
-export async function pushDocuments(deps: PushDeps, body: unknown, options: PushOptions = {}, bodyBytes?: Uint8Array): Promise<PushResponse> {
+export async function pushDocuments(
+  deps: PushDeps,
+  body: unknown,
+  options: PushOptions = {},
+  bodyBytes?: Uint8Array,
+): Promise<PushResponse> {
   const envelope = validate(PushEnvelopeSchema, body, 'body');
   const single = !Array.isArray(envelope.documents);
   const items = single ? [envelope.documents] : (envelope.documents as unknown[]);
   if (items.length > MAX_BULK_DOCUMENTS) {
-    throw new RequestValidationError([{ type: 'too_long', loc: ['body', 'documents'], msg: `List should have at most ${MAX_BULK_DOCUMENTS} items after validation, not ${items.length}`, input: null, ctx: { field_type: 'List', max_length: MAX_BULK_DOCUMENTS, actual_length: items.length } }]);
+    throw new RequestValidationError([
+      {
+        type: 'too_long',
+        loc: ['body', 'documents'],
+        msg: `List should have at most ${MAX_BULK_DOCUMENTS} items after validation, not ${items.length}`,
+        input: null,
+        ctx: { field_type: 'List', max_length: MAX_BULK_DOCUMENTS, actual_length: items.length },
+      },
+    ]);
   }
   // A datasource deleted and created again: the old one's drop is queued before these documents.
   // Waited for before taking capacity (a push let in submits at once), and checked again after it,
@@ -198,7 +243,9 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
   try {
     for (let i = 0; i < items.length; i++) {
       try {
-        const input = fastValidDocument(items[i], deps.maxBinaryBytes) ?? validate(documentSchema(deps.maxBinaryBytes), items[i], 'body');
+        const input =
+          fastValidDocument(items[i], deps.maxBinaryBytes) ??
+          validate(documentSchema(deps.maxBinaryBytes), items[i], 'body');
         const d = decide(ctx, input, receivedAt);
         decisions.push(d);
         // Later items with the same id compare with this one.
@@ -213,11 +260,20 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
         }
       } catch (err) {
         if (single) {
-          if (err instanceof RequestValidationError) throw new RequestValidationError(err.items.map((it) => ({ ...it, loc: ['body', 'documents', ...it.loc.slice(1)] })));
+          if (err instanceof RequestValidationError)
+            throw new RequestValidationError(
+              err.items.map((it) => ({ ...it, loc: ['body', 'documents', ...it.loc.slice(1)] })),
+            );
           throw err;
         }
         const raw = items[i] as { id?: unknown } | null;
-        decisions.push({ result: { document_id: typeof raw?.id === 'string' ? raw.id : `#${i}`, outcome: 'failed', message: failure(err) } });
+        decisions.push({
+          result: {
+            document_id: typeof raw?.id === 'string' ? raw.id : `#${i}`,
+            outcome: 'failed',
+            message: failure(err),
+          },
+        });
       }
     }
   } finally {
@@ -236,7 +292,13 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
   for (const r of results) counts[r.outcome]++;
   const summary = `${results.length} document${results.length === 1 ? '' : 's'} received: ${counts.sent} sent, ${counts.already_indexed} already indexed, ${counts.skipped} skipped, ${counts.failed} failed`;
   const response: PushResponse = single
-    ? { status: 'ok', datasource: (items[0] as { datasource: string }).datasource, documents_received: null, message: results[0].message, results }
+    ? {
+        status: 'ok',
+        datasource: (items[0] as { datasource: string }).datasource,
+        documents_received: null,
+        message: results[0].message,
+        results,
+      }
     : { status: 'ok', documents_received: results.length, message: summary, results };
   if (options.wait) {
     const maxSeq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
@@ -247,5 +309,7 @@ export async function pushDocuments(deps: PushDeps, body: unknown, options: Push
 
 export const PushQuerySchema = v.strictObject({
   wait: v.optional(v.picklist(['true', 'false', '1', '0'])),
-  wait_timeout_ms: v.optional(v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(120_000))),
+  wait_timeout_ms: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(120_000)),
+  ),
 });

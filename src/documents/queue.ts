@@ -45,7 +45,10 @@ export interface QueuedDocument {
 }
 
 /** What the push decided for a document, beyond the pushed item's own fields. */
-export type DocumentMeta = Pick<QueuedDocument, 'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at'>;
+export type DocumentMeta = Pick<
+  QueuedDocument,
+  'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at'
+>;
 
 /** The fields of a validated pushed item that a queued document takes over. */
 export interface PushedItem {
@@ -112,7 +115,8 @@ function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
 }
 
 function fromRecord(rec: QueueOp | RawUpsertRecord): QueueOp {
-  if (rec.op === 'upsert' && 'item' in rec) return { op: 'upsert', seq: rec.seq, doc: queuedDocument(rec.item, rec.meta) };
+  if (rec.op === 'upsert' && 'item' in rec)
+    return { op: 'upsert', seq: rec.seq, doc: queuedDocument(rec.item, rec.meta) };
   return rec as QueueOp;
 }
 
@@ -156,7 +160,11 @@ export class DocumentQueue {
   }
 
   /** Open the queue directory and return every operation still on disk, in sequence order. */
-  static async open(dir: string, log: Logger, options: { rotateBytes?: number; minSeq?: number } = {}): Promise<{ queue: DocumentQueue; ops: QueueOp[] }> {
+  static async open(
+    dir: string,
+    log: Logger,
+    options: { rotateBytes?: number; minSeq?: number } = {},
+  ): Promise<{ queue: DocumentQueue; ops: QueueOp[] }> {
     await mkdir(dir, { recursive: true });
     const names = (await readdir(dir)).filter((n) => FILE.test(n)).sort();
     const ops: QueueOp[] = [];
@@ -179,7 +187,11 @@ export class DocumentQueue {
       files.push({ firstSeq, lastSeq, path });
       lastSize = replay.size;
     }
-    const lastSeq = Math.max(options.minSeq ?? 0, ops.length ? ops[ops.length - 1].seq : 0, files.length ? files[files.length - 1].lastSeq : 0);
+    const lastSeq = Math.max(
+      options.minSeq ?? 0,
+      ops.length ? ops[ops.length - 1].seq : 0,
+      files.length ? files[files.length - 1].lastSeq : 0,
+    );
     const queue = new DocumentQueue(dir, log, options.rotateBytes ?? 64 * 1024 * 1024, lastSeq);
     queue.files = files;
     const last = files[files.length - 1];
@@ -212,7 +224,10 @@ export class DocumentQueue {
    * from (`queuedDocument(JSON.parse(raw[i]), <its meta>)` equals `ops[i].doc`); it is stored
    * as is instead of serializing the document.
    */
-  appendMany(ops: readonly NewQueueOp[], raw?: readonly (Uint8Array | undefined)[]): { seqs: number[]; durable: Promise<void>; ops: QueueOp[] } {
+  appendMany(
+    ops: readonly NewQueueOp[],
+    raw?: readonly (Uint8Array | undefined)[],
+  ): { seqs: number[]; durable: Promise<void>; ops: QueueOp[] } {
     if (ops.length === 0) return { seqs: [], durable: Promise.resolve(), ops: [] };
     const first = this.nextSeq;
     const full = ops.map((op, i) => withSeq(op, first + i));
@@ -243,7 +258,13 @@ export class DocumentQueue {
       // The documents of one push usually share their meta (same time, permissions, no properties).
       if (metaOf === undefined || !sameMeta(metaOf, d)) {
         metaOf = d;
-        const meta: DocumentMeta = { tokens: d.tokens, sub: d.sub, sub_sub: d.sub_sub, properties: d.properties, received_at: d.received_at };
+        const meta: DocumentMeta = {
+          tokens: d.tokens,
+          sub: d.sub,
+          sub_sub: d.sub_sub,
+          properties: d.properties,
+          received_at: d.received_at,
+        };
         if (d.sub_id) meta.sub_id = d.sub_id;
         if (d.sub_sub_id) meta.sub_sub_id = d.sub_sub_id;
         metaJson = JSON.stringify(meta);
@@ -279,7 +300,9 @@ export class DocumentQueue {
       this.writer = null;
       await w.close();
     }
-    const drop = this.files.filter((f) => f.lastSeq <= seq && (f !== this.files[this.files.length - 1] || this.writer === null));
+    const drop = this.files.filter(
+      (f) => f.lastSeq <= seq && (f !== this.files[this.files.length - 1] || this.writer === null),
+    );
     if (drop.length === 0) return;
     this.files = this.files.filter((f) => !drop.includes(f));
     for (const f of drop) {
@@ -307,7 +330,9 @@ export class DocumentQueue {
     const previous = this.writer;
     const path = join(this.dir, fileName(seq));
     // The new file's first write waits until everything before it is durable, so order holds across files.
-    this.writer = new RecordLogWriter(path, { after: previous ? previous.drained().then(() => previous.close()) : undefined });
+    this.writer = new RecordLogWriter(path, {
+      after: previous ? previous.drained().then(() => previous.close()) : undefined,
+    });
     this.files.push({ firstSeq: seq, lastSeq: seq - 1, path });
     return this.writer;
   }

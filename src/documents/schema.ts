@@ -47,7 +47,9 @@ export function base64DecodedSize(b64: string): number {
 
 /** ISO 8601 date or date-time on a day that exists (iso-date.ts: Date.parse alone rolls `02-30` over). */
 const isoTimestamp = (s: string) =>
-  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) && hasRealCalendarFields(s) && !Number.isNaN(parseInstant(s));
+  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) &&
+  hasRealCalendarFields(s) &&
+  !Number.isNaN(parseInstant(s));
 
 const str = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
@@ -63,13 +65,31 @@ export function documentSchema(maxBinaryBytes: number) {
 function buildDocumentSchema(maxBinaryBytes: number) {
   const body = v.pipe(
     v.strictObject({
-      mime_type: v.pipe(v.string(), v.maxLength(DOCUMENT_LIMITS.mimeType), v.check((s) => MEDIA_TYPE.test(s.trim()), pyIssue('value_error', 'Value error, mime_type must be an IANA media type such as text/plain'))),
+      mime_type: v.pipe(
+        v.string(),
+        v.maxLength(DOCUMENT_LIMITS.mimeType),
+        v.check(
+          (s) => MEDIA_TYPE.test(s.trim()),
+          pyIssue('value_error', 'Value error, mime_type must be an IANA media type such as text/plain'),
+        ),
+      ),
       text_content: v.optional(v.string()),
       binary_base64: v.optional(
         v.pipe(
           v.string(),
-          v.check(isBase64, pyIssue('value_error', 'Value error, binary_base64 must be standard Base64 (RFC 4648 alphabet A-Z a-z 0-9 + /, padded with =, no line breaks)')),
-          v.check((s) => base64DecodedSize(s) <= maxBinaryBytes, pyIssue('value_error', `Value error, decoded binary_base64 exceeds the limit of ${maxBinaryBytes} bytes`, { limit: maxBinaryBytes })),
+          v.check(
+            isBase64,
+            pyIssue(
+              'value_error',
+              'Value error, binary_base64 must be standard Base64 (RFC 4648 alphabet A-Z a-z 0-9 + /, padded with =, no line breaks)',
+            ),
+          ),
+          v.check(
+            (s) => base64DecodedSize(s) <= maxBinaryBytes,
+            pyIssue('value_error', `Value error, decoded binary_base64 exceeds the limit of ${maxBinaryBytes} bytes`, {
+              limit: maxBinaryBytes,
+            }),
+          ),
         ),
       ),
     }),
@@ -85,7 +105,13 @@ function buildDocumentSchema(maxBinaryBytes: number) {
       v.minLength(1),
       v.maxLength(DOCUMENT_LIMITS.id),
       v.regex(DOCUMENT_ID_PATTERN),
-      v.check((id) => !isDotSegment(id), pyIssue('value_error', "Value error, id cannot be '.' or '..': URLs drop these path segments, so DELETE /documents/{datasource}/{document_id} could not reach the document")),
+      v.check(
+        (id) => !isDotSegment(id),
+        pyIssue(
+          'value_error',
+          "Value error, id cannot be '.' or '..': URLs drop these path segments, so DELETE /documents/{datasource}/{document_id} could not reach the document",
+        ),
+      ),
     ),
     title: v.optional(str(DOCUMENT_LIMITS.title)),
     body: v.optional(body),
@@ -93,14 +119,29 @@ function buildDocumentSchema(maxBinaryBytes: number) {
     path_preview: v.optional(str(DOCUMENT_LIMITS.pathPreview)),
     path: v.optional(str(DOCUMENT_LIMITS.path)),
     author: v.optional(str(DOCUMENT_LIMITS.author)),
-    last_modified: v.optional(v.pipe(v.string(), v.check(isoTimestamp, pyIssue('datetime_from_date_parsing', 'Input should be a valid datetime or date, ISO 8601 expected')))),
+    last_modified: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          isoTimestamp,
+          pyIssue('datetime_from_date_parsing', 'Input should be a valid datetime or date, ISO 8601 expected'),
+        ),
+      ),
+    ),
     data_source_sub: v.optional(v.pipe(v.string(), v.minLength(1))),
     data_source_sub_sub: v.optional(v.pipe(v.string(), v.minLength(1))),
     permissions: v.optional(
       v.strictObject({
         allow_anonymous_access: v.optional(v.boolean()),
-        allowed_users: v.optional(v.pipe(v.array(v.strictObject({ email: v.pipe(v.string(), v.trim(), v.minLength(1)) })), v.maxLength(DOCUMENT_LIMITS.allowedUsers))),
-        allowed_groups: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(DOCUMENT_LIMITS.allowedGroups))),
+        allowed_users: v.optional(
+          v.pipe(
+            v.array(v.strictObject({ email: v.pipe(v.string(), v.trim(), v.minLength(1)) })),
+            v.maxLength(DOCUMENT_LIMITS.allowedUsers),
+          ),
+        ),
+        allowed_groups: v.optional(
+          v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(DOCUMENT_LIMITS.allowedGroups)),
+        ),
       }),
     ),
     custom_properties: v.optional(
@@ -121,8 +162,19 @@ export const PushEnvelopeSchema = v.strictObject({
 
 const FILE_TYPES: ReadonlySet<string> = new Set(DOCUMENT_FILE_TYPES);
 const DOCUMENT_KEYS: ReadonlySet<string> = new Set([
-  'datasource', 'id', 'title', 'body', 'file_type', 'path_preview', 'path', 'author', 'last_modified',
-  'data_source_sub', 'data_source_sub_sub', 'permissions', 'custom_properties',
+  'datasource',
+  'id',
+  'title',
+  'body',
+  'file_type',
+  'path_preview',
+  'path',
+  'author',
+  'last_modified',
+  'data_source_sub',
+  'data_source_sub_sub',
+  'permissions',
+  'custom_properties',
 ]);
 const BODY_KEYS: ReadonlySet<string> = new Set(['mime_type', 'text_content', 'binary_base64']);
 const PERMISSION_KEYS: ReadonlySet<string> = new Set(['allow_anonymous_access', 'allowed_users', 'allowed_groups']);
@@ -139,9 +191,18 @@ function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>): boo
 function validBody(b: unknown, maxBinaryBytes: number): boolean {
   if (!isRecord(b) || !onlyKeys(b, BODY_KEYS)) return false;
   const { mime_type, text_content, binary_base64 } = b;
-  if (typeof mime_type !== 'string' || mime_type.length > DOCUMENT_LIMITS.mimeType || !MEDIA_TYPE.test(mime_type.trim())) return false;
+  if (
+    typeof mime_type !== 'string' ||
+    mime_type.length > DOCUMENT_LIMITS.mimeType ||
+    !MEDIA_TYPE.test(mime_type.trim())
+  )
+    return false;
   if (text_content !== undefined && typeof text_content !== 'string') return false;
-  if (binary_base64 !== undefined && (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !isBase64(binary_base64))) return false;
+  if (
+    binary_base64 !== undefined &&
+    (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !isBase64(binary_base64))
+  )
+    return false;
   return (text_content === undefined) !== (binary_base64 === undefined);
 }
 
@@ -153,7 +214,14 @@ function validPermissions(p: unknown): boolean {
     if (!Array.isArray(allowed_users) || allowed_users.length > DOCUMENT_LIMITS.allowedUsers) return false;
     for (const u of allowed_users) {
       // Emails that the schema would trim take the schema path (its output is the trimmed value).
-      if (!isRecord(u) || !onlyKeys(u, EMAIL_KEYS) || typeof u.email !== 'string' || u.email.length === 0 || u.email.trim() !== u.email) return false;
+      if (
+        !isRecord(u) ||
+        !onlyKeys(u, EMAIL_KEYS) ||
+        typeof u.email !== 'string' ||
+        u.email.length === 0 ||
+        u.email.trim() !== u.email
+      )
+        return false;
     }
   }
   if (allowed_groups !== undefined) {
@@ -168,7 +236,14 @@ const PROPERTY_KEYS: ReadonlySet<string> = new Set(['name', 'value']);
 function validProperties(props: unknown): boolean {
   if (!Array.isArray(props) || props.length > DOCUMENT_LIMITS.customProperties) return false;
   for (const p of props) {
-    if (!isRecord(p) || !onlyKeys(p, PROPERTY_KEYS) || typeof p.name !== 'string' || p.name.length === 0 || !('value' in p)) return false;
+    if (
+      !isRecord(p) ||
+      !onlyKeys(p, PROPERTY_KEYS) ||
+      typeof p.name !== 'string' ||
+      p.name.length === 0 ||
+      !('value' in p)
+    )
+      return false;
   }
   return true;
 }
@@ -182,11 +257,20 @@ export function fastValidDocument(raw: unknown, maxBinaryBytes: number): Documen
   if (!isRecord(raw) || !onlyKeys(raw, DOCUMENT_KEYS)) return undefined;
   const d = raw;
   if (typeof d.datasource !== 'string' || d.datasource.length === 0) return undefined;
-  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > DOCUMENT_LIMITS.id || !DOCUMENT_ID_PATTERN.test(d.id) || isDotSegment(d.id)) return undefined;
+  if (
+    typeof d.id !== 'string' ||
+    d.id.length === 0 ||
+    d.id.length > DOCUMENT_LIMITS.id ||
+    !DOCUMENT_ID_PATTERN.test(d.id) ||
+    isDotSegment(d.id)
+  )
+    return undefined;
   if (typeof d.file_type !== 'string' || !FILE_TYPES.has(d.file_type)) return undefined;
-  if (!optionalText(d.title, DOCUMENT_LIMITS.title) || !optionalText(d.path_preview, DOCUMENT_LIMITS.pathPreview)) return undefined;
+  if (!optionalText(d.title, DOCUMENT_LIMITS.title) || !optionalText(d.path_preview, DOCUMENT_LIMITS.pathPreview))
+    return undefined;
   if (!optionalText(d.path, DOCUMENT_LIMITS.path) || !optionalText(d.author, DOCUMENT_LIMITS.author)) return undefined;
-  if (d.last_modified !== undefined && (typeof d.last_modified !== 'string' || !isoTimestamp(d.last_modified))) return undefined;
+  if (d.last_modified !== undefined && (typeof d.last_modified !== 'string' || !isoTimestamp(d.last_modified)))
+    return undefined;
   if (!optionalNonEmpty(d.data_source_sub) || !optionalNonEmpty(d.data_source_sub_sub)) return undefined;
   if (d.body !== undefined && !validBody(d.body, maxBinaryBytes)) return undefined;
   if (d.permissions !== undefined && !validPermissions(d.permissions)) return undefined;

@@ -67,10 +67,25 @@ export class DocumentService {
       compactMinRecords: options.statusCompactMinRecords,
     });
     const pipeline = new IndexingPipeline(
-      { index: options.index, readBody: options.readBody, statuses: new StatusRegistry(), outcomes: statusLog, log: options.log, now: options.now, maxPendingBytes: options.maxPendingBytes },
+      {
+        index: options.index,
+        readBody: options.readBody,
+        statuses: new StatusRegistry(),
+        outcomes: statusLog,
+        log: options.log,
+        now: options.now,
+        maxPendingBytes: options.maxPendingBytes,
+      },
       committedSeq,
     );
-    const service = new DocumentService(options.index, queue, pipeline, new RecordLogWriter(commitsPath, { size: replayed.size }), statusLog, options);
+    const service = new DocumentService(
+      options.index,
+      queue,
+      pipeline,
+      new RecordLogWriter(commitsPath, { size: replayed.size }),
+      statusLog,
+      options,
+    );
     (pipeline as unknown as { options: { statuses: StatusRegistry } }).options.statuses = service.statuses;
     service.committedSeq = committedSeq;
     for (const rec of replayed.records) {
@@ -81,7 +96,8 @@ export class DocumentService {
     const replay = ops.filter((op) => op.seq > committedSeq);
     for (const op of replay) service.track(op, options.now());
     pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
-    if (replay.length > 0) options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
+    if (replay.length > 0)
+      options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
     await queue.releaseThrough(committedSeq);
     service.unsubscribe.push(options.index.reader.onCommit((info) => service.onCommit(info)));
     service.unsubscribe.push(
@@ -107,7 +123,10 @@ export class DocumentService {
    * pipeline; their statuses are tracked at once. `durable` resolves once they are fsynced.
    * `raw[i]`: the pushed item's JSON for an upsert (see DocumentQueue.appendMany).
    */
-  enqueueMany(ops: readonly NewQueueOp[], raw?: readonly (Uint8Array | undefined)[]): { seqs: number[]; durable: Promise<void> } {
+  enqueueMany(
+    ops: readonly NewQueueOp[],
+    raw?: readonly (Uint8Array | undefined)[],
+  ): { seqs: number[]; durable: Promise<void> } {
     const { seqs, durable, ops: full } = this.queue.appendMany(ops, raw);
     const now = this.options.now();
     for (const op of full) this.track(op, now);
@@ -171,7 +190,8 @@ export class DocumentService {
     try {
       for (const e of this.statusLog.values()) {
         if (!known.has(e.datasource)) gone.add(e.datasource);
-        else if (Number(searcher.get(documentKey(e.datasource, e.document_id))?.stored.seq ?? -1) > e.seq) this.statusLog.forget(e.datasource, e.document_id);
+        else if (Number(searcher.get(documentKey(e.datasource, e.document_id))?.stored.seq ?? -1) > e.seq)
+          this.statusLog.forget(e.datasource, e.document_id);
         else rejected.push(e);
       }
     } finally {
@@ -254,7 +274,9 @@ export class DocumentService {
     const ready = this.waiters.filter((w) => w.seq <= seq);
     this.waiters = this.waiters.filter((w) => w.seq > seq);
     for (const w of ready) w.resolve(true);
-    this.queue.releaseThrough(seq).catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
+    this.queue
+      .releaseThrough(seq)
+      .catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
   }
 
   /**

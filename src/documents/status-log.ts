@@ -48,7 +48,15 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const keyOf = (datasource: string, id: string) => `${datasource}:${id}`;
 const encodeRecord = (r: StatusRecord) => encoder.encode(JSON.stringify(r));
-const setRecord = (e: RejectedStatus): StatusRecord => ({ k: e.state, ds: e.datasource, id: e.document_id, seq: e.seq, msg: e.message, lm: e.last_modified, at: e.received_at });
+const setRecord = (e: RejectedStatus): StatusRecord => ({
+  k: e.state,
+  ds: e.datasource,
+  id: e.document_id,
+  seq: e.seq,
+  msg: e.message,
+  lm: e.last_modified,
+  at: e.received_at,
+});
 
 /** Applies one record to the live entries (shared by the reader and the writer). */
 function applyRecord(entries: Map<string, RejectedStatus>, r: StatusRecord): void {
@@ -61,7 +69,16 @@ function applyRecord(entries: Map<string, RejectedStatus>, r: StatusRecord): voi
   // A late report of an earlier operation never overrides a later one.
   if (prev && prev.seq > r.seq) return;
   if (r.k === 'clear') entries.delete(key);
-  else entries.set(key, { datasource: r.ds, document_id: r.id, state: r.k, message: r.msg, seq: r.seq, last_modified: r.lm, received_at: r.at });
+  else
+    entries.set(key, {
+      datasource: r.ds,
+      document_id: r.id,
+      state: r.k,
+      message: r.msg,
+      seq: r.seq,
+      last_modified: r.lm,
+      received_at: r.at,
+    });
 }
 
 export interface StatusLogContent {
@@ -141,24 +158,44 @@ export class StatusLogWriter {
     if (op.op === 'upsert') {
       const d = op.doc;
       if (failure !== undefined) {
-        return this.append({ k: 'failed', ds: d.datasource, id: d.id, seq: op.seq, msg: failure, lm: d.last_modified, at: d.received_at });
+        return this.append({
+          k: 'failed',
+          ds: d.datasource,
+          id: d.id,
+          seq: op.seq,
+          msg: failure,
+          lm: d.last_modified,
+          at: d.received_at,
+        });
       }
-      if (this.entries.size > 0 && this.entries.has(keyOf(d.datasource, d.id))) void this.append({ k: 'clear', ds: d.datasource, id: d.id, seq: op.seq }).catch(() => {});
+      if (this.entries.size > 0 && this.entries.has(keyOf(d.datasource, d.id)))
+        void this.append({ k: 'clear', ds: d.datasource, id: d.id, seq: op.seq }).catch(() => {});
       return undefined;
     }
     if (op.op === 'delete') {
       if (op.skipped) {
         const s = op.skipped;
-        return this.append({ k: 'skipped', ds: op.datasource, id: op.id, seq: op.seq, msg: s.message, lm: s.last_modified, at: s.received_at });
+        return this.append({
+          k: 'skipped',
+          ds: op.datasource,
+          id: op.id,
+          seq: op.seq,
+          msg: s.message,
+          lm: s.last_modified,
+          at: s.received_at,
+        });
       }
-      return this.entries.has(keyOf(op.datasource, op.id)) ? this.append({ k: 'clear', ds: op.datasource, id: op.id, seq: op.seq }) : undefined;
+      return this.entries.has(keyOf(op.datasource, op.id))
+        ? this.append({ k: 'clear', ds: op.datasource, id: op.id, seq: op.seq })
+        : undefined;
     }
     return this.dropDatasource(op.datasource, op.seq);
   }
 
   /** Drop the entries of a datasource; undefined when it has none. */
   dropDatasource(datasource: string, seq: number): Promise<void> | undefined {
-    for (const e of this.entries.values()) if (e.datasource === datasource) return this.append({ k: 'drop', ds: datasource, seq });
+    for (const e of this.entries.values())
+      if (e.datasource === datasource) return this.append({ k: 'drop', ds: datasource, seq });
     return undefined;
   }
 

@@ -26,7 +26,8 @@ export interface DocumentStatus {
   committed_at: number | null;
 }
 
-export const sameTokens = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+export const sameTokens = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((t, i) => t === b[i]);
 
 /** Commit times by queue sequence number: the first commit whose sequence number covers `seq`. */
 export class CommitTimes {

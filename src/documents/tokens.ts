@@ -37,7 +37,9 @@ export function userTokens(ds: DatasourceState, email: string): string[] {
 }
 
 /** Parse a token back into its parts (for check-access explanations). */
-export function parseToken(token: string): { datasource: string; kind: 'anonymous' | 'user' | 'group'; value: string } | null {
+export function parseToken(
+  token: string,
+): { datasource: string; kind: 'anonymous' | 'user' | 'group'; value: string } | null {
   const first = token.indexOf('|');
   if (first < 0) return null;
   const datasource = token.slice(0, first);

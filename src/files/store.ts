@@ -50,7 +50,9 @@ export class FileStoreReader {
   async read(accountId: string, fileId: string): Promise<StoredFileWithText | undefined> {
     if (!FILE_ID.test(fileId)) return undefined;
     try {
-      return JSON.parse(await readFile(join(accountDir(this.dir, accountId), `${fileId}.json`), 'utf8')) as StoredFileWithText;
+      return JSON.parse(
+        await readFile(join(accountDir(this.dir, accountId), `${fileId}.json`), 'utf8'),
+      ) as StoredFileWithText;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

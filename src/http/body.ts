@@ -29,7 +29,13 @@ function parseJsonBody(text: string): unknown {
     const m = /position (\d+)/.exec(String((err as Error).message));
     const pos = m ? Number(m[1]) : 0;
     throw new RequestValidationError([
-      { type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } },
+      {
+        type: 'json_invalid',
+        loc: ['body', pos],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Expecting value' },
+      },
     ]);
   }
 }

@@ -50,7 +50,12 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
 
   if (last && Array.isArray(last.input) && typeof last.key === 'string') {
     // An object schema was given an array: Pydantic reports the container, not its keys.
-    return { type: 'model_attributes_type', loc: loc.slice(0, -1), msg: 'Input should be a valid dictionary or object to extract fields from', input: last.input };
+    return {
+      type: 'model_attributes_type',
+      loc: loc.slice(0, -1),
+      msg: 'Input should be a valid dictionary or object to extract fields from',
+      input: last.input,
+    };
   }
   if (issue.kind === 'schema' && input === undefined && last && typeof last.input === 'object' && last.input !== null) {
     const parent = last.input as Record<string, unknown>;
@@ -68,14 +73,30 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
   switch (issue.type) {
     case 'strict_object':
       // The same issue type reports an unknown key (expected 'never', at the key) and a non-object input.
-      if (issue.expected === 'never') return { type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input: last ? last.value : input };
-      return { type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input };
+      if (issue.expected === 'never')
+        return {
+          type: 'extra_forbidden',
+          loc,
+          msg: 'Extra inputs are not permitted',
+          input: last ? last.value : input,
+        };
+      return {
+        type: 'model_attributes_type',
+        loc,
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input,
+      };
     case 'string':
       return { type: 'string_type', loc, msg: 'Input should be a valid string', input };
     case 'number':
       return { type: 'float_type', loc, msg: 'Input should be a valid number', input };
     case 'integer':
-      return { type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input };
+      return {
+        type: 'int_from_float',
+        loc,
+        msg: 'Input should be a valid integer, got a number with a fractional part',
+        input,
+      };
     case 'boolean':
       return { type: 'bool_type', loc, msg: 'Input should be a valid boolean', input };
     case 'array':
@@ -84,31 +105,84 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
     case 'object':
     case 'loose_object':
     case 'record':
-      return { type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input };
+      return {
+        type: 'model_attributes_type',
+        loc,
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input,
+      };
     case 'min_length':
     case 'non_empty':
       return isArray
-        ? { type: 'too_short', loc, msg: `List should have at least ${plural(req ?? 1, 'item')} after validation, not ${(input as unknown[]).length}`, input, ctx: { field_type: 'List', min_length: req ?? 1, actual_length: (input as unknown[]).length } }
-        : { type: 'string_too_short', loc, msg: `String should have at least ${plural(req ?? 1, 'character')}`, input, ctx: { min_length: req ?? 1 } };
+        ? {
+            type: 'too_short',
+            loc,
+            msg: `List should have at least ${plural(req ?? 1, 'item')} after validation, not ${(input as unknown[]).length}`,
+            input,
+            ctx: { field_type: 'List', min_length: req ?? 1, actual_length: (input as unknown[]).length },
+          }
+        : {
+            type: 'string_too_short',
+            loc,
+            msg: `String should have at least ${plural(req ?? 1, 'character')}`,
+            input,
+            ctx: { min_length: req ?? 1 },
+          };
     case 'max_length':
       return isArray
-        ? { type: 'too_long', loc, msg: `List should have at most ${plural(req, 'item')} after validation, not ${(input as unknown[]).length}`, input, ctx: { field_type: 'List', max_length: req, actual_length: (input as unknown[]).length } }
-        : { type: 'string_too_long', loc, msg: `String should have at most ${plural(req, 'character')}`, input, ctx: { max_length: req } };
+        ? {
+            type: 'too_long',
+            loc,
+            msg: `List should have at most ${plural(req, 'item')} after validation, not ${(input as unknown[]).length}`,
+            input,
+            ctx: { field_type: 'List', max_length: req, actual_length: (input as unknown[]).length },
+          }
+        : {
+            type: 'string_too_long',
+            loc,
+            msg: `String should have at most ${plural(req, 'character')}`,
+            input,
+            ctx: { max_length: req },
+          };
     case 'regex': {
       const pattern = req instanceof RegExp ? req.source : String(req);
-      return { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${pattern}'`, input, ctx: { pattern } };
+      return {
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${pattern}'`,
+        input,
+        ctx: { pattern },
+      };
     }
     case 'min_value':
-      return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${req}`, input, ctx: { ge: req } };
+      return {
+        type: 'greater_than_equal',
+        loc,
+        msg: `Input should be greater than or equal to ${req}`,
+        input,
+        ctx: { ge: req },
+      };
     case 'max_value':
-      return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${req}`, input, ctx: { le: req } };
+      return {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${req}`,
+        input,
+        ctx: { le: req },
+      };
     case 'picklist':
     case 'literal': {
       const expected = quoteList(literalOptions(issue));
       return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
     }
     case 'email':
-      return { type: 'value_error', loc, msg: 'value is not a valid email address: An email address must have an @-sign.', input, ctx: { reason: 'An email address must have an @-sign.' } };
+      return {
+        type: 'value_error',
+        loc,
+        msg: 'value is not a valid email address: An email address must have an @-sign.',
+        input,
+        ctx: { reason: 'An email address must have an @-sign.' },
+      };
     case 'url':
       return { type: 'url_parsing', loc, msg: 'Input should be a valid URL', input };
     case 'iso_timestamp':
@@ -123,7 +197,9 @@ function mapIssue(issue: AnyIssue, where: Location): ValidationItem {
         return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
       }
       const sub = subs[0];
-      return sub ? mapIssue({ ...sub, path: sub.path ?? issue.path }, where) : { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input };
+      return sub
+        ? mapIssue({ ...sub, path: sub.path ?? issue.path }, where)
+        : { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input };
     }
     default:
       return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: {} } };
@@ -145,7 +221,11 @@ export function toValidationItems(issues: readonly v.BaseIssue<unknown>[], where
 }
 
 /** Validate `value` against `schema`, throwing RequestValidationError (422) with all issues. */
-export function validate<const S extends v.GenericSchema>(schema: S, value: unknown, where: Location): v.InferOutput<S> {
+export function validate<const S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  where: Location,
+): v.InferOutput<S> {
   const result = v.safeParse(schema, value, { abortEarly: false });
   if (result.success) return result.output;
   throw new RequestValidationError(toValidationItems(result.issues, where));

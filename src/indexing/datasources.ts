@@ -13,7 +13,14 @@ import type { StateStore } from '../state/store.ts';
 import { commitIndexing, pendingDatasourceDrop } from './events.ts';
 import { deriveKey } from './names.ts';
 import type { CreateDatasourceInput, SubInput, UpdateDatasourceInput } from './schemas.ts';
-import { indexingPart, type DatasourceRecord, type DatasourceState, type IndexingState, type ObjectDefinition, type SubRecord } from './state.ts';
+import {
+  indexingPart,
+  type DatasourceRecord,
+  type DatasourceState,
+  type IndexingState,
+  type ObjectDefinition,
+  type SubRecord,
+} from './state.ts';
 import { datasourceView, type DatasourceView } from './views.ts';
 
 /** What the indexing domain functions need (a subset of Services). */
@@ -46,16 +53,25 @@ function checkObjectDefinitions(defs: ObjectDefinition[]): void {
   const types = new Map<string, string>();
   defs.forEach((def, i) => {
     if (objectNames.has(def.name)) {
-      issues.push(valueError(['body', 'object_definitions', i, 'name'], `duplicate object definition '${def.name}'`, def.name));
+      issues.push(
+        valueError(['body', 'object_definitions', i, 'name'], `duplicate object definition '${def.name}'`, def.name),
+      );
     }
     objectNames.add(def.name);
     const own = new Set<string>();
     def.property_definitions.forEach((p, j) => {
       const loc = ['body', 'object_definitions', i, 'property_definitions', j, 'name'];
       const known = types.get(p.name);
-      if (own.has(p.name)) issues.push(valueError(loc, `duplicate property definition '${p.name}' in '${def.name}'`, p.name));
+      if (own.has(p.name))
+        issues.push(valueError(loc, `duplicate property definition '${p.name}' in '${def.name}'`, p.name));
       else if (known !== undefined && known !== p.property_type) {
-        issues.push(valueError(loc, `property '${p.name}' is declared as ${known} elsewhere; one name has one property_type`, p.name));
+        issues.push(
+          valueError(
+            loc,
+            `property '${p.name}' is declared as ${known} elsewhere; one name has one property_type`,
+            p.name,
+          ),
+        );
       }
       own.add(p.name);
       if (known === undefined) types.set(p.name, p.property_type);
@@ -73,7 +89,13 @@ function buildSubs(inputs: SubInput[]): SubRecord[] {
   const keyed = inputs.map((s, i) => {
     const key = s.key ?? deriveKey(s.name);
     if (key === undefined) {
-      issues.push(valueError(['body', 'subs', i, 'name'], `cannot derive a sub key from name '${s.name}'; send an explicit key`, s.name));
+      issues.push(
+        valueError(
+          ['body', 'subs', i, 'name'],
+          `cannot derive a sub key from name '${s.name}'; send an explicit key`,
+          s.name,
+        ),
+      );
     }
     return { i, key, input: s };
   });
@@ -93,12 +115,15 @@ function buildSubs(inputs: SubInput[]): SubRecord[] {
     const parent = input.parent_key;
     if (!top.has(parent)) {
       const isChild = keyed.some((k) => k.key === parent && k.input.parent_key !== undefined);
-      const msg = isChild ? `parent_key '${parent}' names a child sub; a child cannot have children` : `parent_key '${parent}' names no top-level sub`;
+      const msg = isChild
+        ? `parent_key '${parent}' names a child sub; a child cannot have children`
+        : `parent_key '${parent}' names no top-level sub`;
       issues.push(valueError(['body', 'subs', i, 'parent_key'], msg, parent));
       continue;
     }
     const id = `${parent}\u0000${key}`;
-    if (children.has(id)) issues.push(valueError(['body', 'subs', i, 'key'], `duplicate sub key '${key}' under '${parent}'`, key));
+    if (children.has(id))
+      issues.push(valueError(['body', 'subs', i, 'key'], `duplicate sub key '${key}' under '${parent}'`, key));
     children.add(id);
     out.push({ key, name: input.name, parent_key: parent, id: newSubId() });
   }
@@ -114,7 +139,11 @@ export async function createDatasource(deps: IndexingDeps, input: CreateDatasour
   // A deletion of this name still in flight: its drop of the old documents is queued (durably) first, so
   // that no crash can leave the old documents in the index under the new datasource. Checked again after
   // each wait, with nothing awaited between the last check and the commit.
-  for (let p = pendingDatasourceDrop(deps.state, input.name); p !== undefined; p = pendingDatasourceDrop(deps.state, input.name)) {
+  for (
+    let p = pendingDatasourceDrop(deps.state, input.name);
+    p !== undefined;
+    p = pendingDatasourceDrop(deps.state, input.name)
+  ) {
     await p;
     if (indexingState(deps).datasources.has(input.name)) throw conflict(`Datasource '${input.name}' already exists`);
   }
@@ -132,7 +161,11 @@ export async function createDatasource(deps: IndexingDeps, input: CreateDatasour
   return datasourceView(requireDatasource(deps, input.name));
 }
 
-export async function updateDatasource(deps: IndexingDeps, name: string, input: UpdateDatasourceInput): Promise<DatasourceView> {
+export async function updateDatasource(
+  deps: IndexingDeps,
+  name: string,
+  input: UpdateDatasourceInput,
+): Promise<DatasourceView> {
   requireDatasource(deps, name);
   if (input.object_definitions) checkObjectDefinitions(input.object_definitions as ObjectDefinition[]);
   await commitIndexing(deps.state, {
@@ -141,7 +174,9 @@ export async function updateDatasource(deps: IndexingDeps, name: string, input: 
     at: new Date(deps.now()).toISOString(),
     ...(input.display_name !== undefined && { display_name: input.display_name }),
     ...(input.icon_base64 !== undefined && { icon_base64: input.icon_base64 }),
-    ...(input.object_definitions !== undefined && { object_definitions: input.object_definitions as ObjectDefinition[] }),
+    ...(input.object_definitions !== undefined && {
+      object_definitions: input.object_definitions as ObjectDefinition[],
+    }),
   });
   return datasourceView(requireDatasource(deps, name));
 }
@@ -173,19 +208,38 @@ export async function addSub(deps: IndexingDeps, name: string, input: SubInput):
   const ds = requireDatasource(deps, name);
   const key = input.key ?? deriveKey(input.name);
   if (key === undefined) {
-    throw new RequestValidationError([valueError(['body', 'name'], `cannot derive a sub key from name '${input.name}'; send an explicit key`, input.name)]);
+    throw new RequestValidationError([
+      valueError(
+        ['body', 'name'],
+        `cannot derive a sub key from name '${input.name}'; send an explicit key`,
+        input.name,
+      ),
+    ]);
   }
   const subs = ds.record.subs;
   const parent = input.parent_key;
   if (parent !== undefined && !subs.some((s) => s.parent_key === undefined && s.key === parent)) {
-    if (subs.some((s) => s.key === parent)) throw badRequest(`Sub '${parent}' is a child sub; a child cannot have children`);
+    if (subs.some((s) => s.key === parent))
+      throw badRequest(`Sub '${parent}' is a child sub; a child cannot have children`);
     throw notFound(`Sub '${parent}' not found in datasource '${name}'`);
   }
   if (subs.some((s) => s.key === key && s.parent_key === parent)) {
-    throw conflict(parent === undefined ? `Sub '${key}' already exists in datasource '${name}'` : `Sub '${key}' already exists under '${parent}'`);
+    throw conflict(
+      parent === undefined
+        ? `Sub '${key}' already exists in datasource '${name}'`
+        : `Sub '${key}' already exists under '${parent}'`,
+    );
   }
-  const sub: SubRecord = parent === undefined ? { key, name: input.name, id: newSubId() } : { key, name: input.name, parent_key: parent, id: newSubId() };
-  await commitIndexing(deps.state, { type: 'indexing.sub_added', datasource: name, sub, at: new Date(deps.now()).toISOString() });
+  const sub: SubRecord =
+    parent === undefined
+      ? { key, name: input.name, id: newSubId() }
+      : { key, name: input.name, parent_key: parent, id: newSubId() };
+  await commitIndexing(deps.state, {
+    type: 'indexing.sub_added',
+    datasource: name,
+    sub,
+    at: new Date(deps.now()).toISOString(),
+  });
   return datasourceView(requireDatasource(deps, name));
 }
 
@@ -194,7 +248,12 @@ export async function addSub(deps: IndexingDeps, name: string, input: SubInput):
  * a child sub, which must be unique in the datasource unless `parentKey` says
  * which one (409 when ambiguous).
  */
-export async function deleteSub(deps: IndexingDeps, name: string, key: string, parentKey?: string): Promise<DatasourceView> {
+export async function deleteSub(
+  deps: IndexingDeps,
+  name: string,
+  key: string,
+  parentKey?: string,
+): Promise<DatasourceView> {
   const ds = requireDatasource(deps, name);
   const subs = ds.record.subs;
   let target: SubRecord | undefined;
@@ -222,4 +281,3 @@ export async function deleteSub(deps: IndexingDeps, name: string, key: string, p
   });
   return datasourceView(requireDatasource(deps, name));
 }
-

@@ -41,22 +41,34 @@ export function resolveSubReference(record: DatasourceRecord, sub?: string, subS
   if (sub !== undefined) {
     const top = topLevel.find((s) => s.key === sub);
     if (!top) {
-      throw new SchemaError('INVALID_DATA_SOURCE_SUB', `data_source_sub '${sub}' matches no top-level sub of datasource '${ds}'`);
+      throw new SchemaError(
+        'INVALID_DATA_SOURCE_SUB',
+        `data_source_sub '${sub}' matches no top-level sub of datasource '${ds}'`,
+      );
     }
     if (subSub === undefined) return binding(ds, top);
     const child = record.subs.find((s) => s.parent_key === sub && s.key === subSub);
     if (!child) {
-      throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${subSub}' is not a child of '${sub}' in datasource '${ds}'`);
+      throw new SchemaError(
+        'INVALID_DATA_SOURCE_SUB_SUB',
+        `data_source_sub_sub '${subSub}' is not a child of '${sub}' in datasource '${ds}'`,
+      );
     }
     return binding(ds, top, child);
   }
   const childKey = subSub!;
   if (record.subs.length === 0) {
-    throw new SchemaError('INVALID_DATA_SOURCE_SUB', `datasource '${ds}' declares no subs; data_source_sub_sub '${childKey}' matches no top-level sub`);
+    throw new SchemaError(
+      'INVALID_DATA_SOURCE_SUB',
+      `datasource '${ds}' declares no subs; data_source_sub_sub '${childKey}' matches no top-level sub`,
+    );
   }
   const children = record.subs.filter((s) => s.parent_key !== undefined && s.key === childKey);
   if (children.length === 0) {
-    throw new SchemaError('INVALID_DATA_SOURCE_SUB_SUB', `data_source_sub_sub '${childKey}' is not a child sub of datasource '${ds}'`);
+    throw new SchemaError(
+      'INVALID_DATA_SOURCE_SUB_SUB',
+      `data_source_sub_sub '${childKey}' is not a child sub of datasource '${ds}'`,
+    );
   }
   if (children.length > 1) {
     throw new SchemaError(
@@ -65,13 +77,18 @@ export function resolveSubReference(record: DatasourceRecord, sub?: string, subS
     );
   }
   const child = children[0];
-  return binding(ds, topLevel.find((s) => s.key === child.parent_key)!, child);
+  return binding(
+    ds,
+    topLevel.find((s) => s.key === child.parent_key)!,
+    child,
+  );
 }
 
 /** Every property definition of the datasource by name (names have one type across object definitions). */
 export function propertyDefinitions(record: DatasourceRecord): Map<string, PropertyDefinition> {
   const out = new Map<string, PropertyDefinition>();
-  for (const def of record.object_definitions) for (const p of def.property_definitions) if (!out.has(p.name)) out.set(p.name, p);
+  for (const def of record.object_definitions)
+    for (const p of def.property_definitions) if (!out.has(p.name)) out.set(p.name, p);
   return out;
 }
 
@@ -85,7 +102,13 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
     case 'INTEGER':
       return typeof value === 'number' && Number.isFinite(value);
     case 'DATE':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_8601.test(value) && hasRealCalendarFields(value) && !Number.isNaN(Date.parse(value)));
+      return (
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' &&
+          ISO_8601.test(value) &&
+          hasRealCalendarFields(value) &&
+          !Number.isNaN(Date.parse(value)))
+      );
     case 'BOOLEAN':
       return typeof value === 'boolean';
   }
@@ -97,21 +120,37 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
  * shortened to placeholders such as `"<string of 1000000 characters, not echoed>"`.
  */
 function describeValue(value: unknown): string {
-  return JSON.stringify(boundedCopy(value, { maxDepth: 4, maxStringChars: 200, maxValues: 20, maxChars: 1_000 })) ?? String(value);
+  return (
+    JSON.stringify(boundedCopy(value, { maxDepth: 4, maxStringChars: 200, maxValues: 20, maxChars: 1_000 })) ??
+    String(value)
+  );
 }
 
 /** Check `custom_properties` against the datasource's property definitions. */
-export function checkCustomProperties(record: DatasourceRecord, props: readonly { name: string; value: unknown }[]): void {
+export function checkCustomProperties(
+  record: DatasourceRecord,
+  props: readonly { name: string; value: unknown }[],
+): void {
   if (props.length === 0) return;
   const defs = propertyDefinitions(record);
   if (defs.size === 0) {
-    throw new SchemaError('NO_PROPERTY_DEFINITIONS', `datasource '${record.name}' has no property definitions but the document has custom_properties`);
+    throw new SchemaError(
+      'NO_PROPERTY_DEFINITIONS',
+      `datasource '${record.name}' has no property definitions but the document has custom_properties`,
+    );
   }
   for (const p of props) {
     const def = defs.get(p.name);
-    if (!def) throw new SchemaError('UNKNOWN_PROPERTY', `custom property '${p.name}' matches no property definition of datasource '${record.name}'`);
+    if (!def)
+      throw new SchemaError(
+        'UNKNOWN_PROPERTY',
+        `custom property '${p.name}' matches no property definition of datasource '${record.name}'`,
+      );
     if (!matchesPropertyType(def.property_type, p.value)) {
-      throw new SchemaError('INVALID_PROPERTY_TYPE', `custom property '${p.name}' must be ${def.property_type}, got ${describeValue(p.value)}`);
+      throw new SchemaError(
+        'INVALID_PROPERTY_TYPE',
+        `custom property '${p.name}' must be ${def.property_type}, got ${describeValue(p.value)}`,
+      );
     }
   }
 }

@@ -58,10 +58,12 @@ export async function createMembership(
     : { type: 'group', id: input.member_group_name ?? '' };
   const group = input.group_name;
   const ds = resolveRefs(deps, datasource, group, member);
-  if (hasMember(ds, group, member)) throw conflict(`${describe(group, member)} already exists in datasource '${datasource}'`);
+  if (hasMember(ds, group, member))
+    throw conflict(`${describe(group, member)} already exists in datasource '${datasource}'`);
   if (member.type === 'group') {
     const cycle = cyclePath(ds, group, member.id);
-    if (cycle) throw conflict(`Adding group '${member.id}' to group '${group}' would create a cycle: ${cycle.join(' -> ')}`);
+    if (cycle)
+      throw conflict(`Adding group '${member.id}' to group '${group}' would create a cycle: ${cycle.join(' -> ')}`);
   }
   await commitIndexing(deps.state, { type: 'indexing.membership_created', datasource, group, member });
   return { datasource, membership: view(group, member) };
@@ -77,9 +79,11 @@ export async function deleteMembership(
   if (memberType !== 'user' && memberType !== 'group') {
     throw badRequest(`member_type must be 'user' or 'group', got '${memberType}'`);
   }
-  const member: MemberRef = memberType === 'user' ? { type: 'user', id: normalizeEmail(memberId) } : { type: 'group', id: memberId };
+  const member: MemberRef =
+    memberType === 'user' ? { type: 'user', id: normalizeEmail(memberId) } : { type: 'group', id: memberId };
   const ds = resolveRefs(deps, datasource, group, member);
-  if (!hasMember(ds, group, member)) throw notFound(`${describe(group, member)} not found in datasource '${datasource}'`);
+  if (!hasMember(ds, group, member))
+    throw notFound(`${describe(group, member)} not found in datasource '${datasource}'`);
   await commitIndexing(deps.state, { type: 'indexing.membership_deleted', datasource, group, member });
   return { datasource, membership: view(group, member), deleted: true };
 }

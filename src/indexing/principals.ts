@@ -59,7 +59,12 @@ export async function createUser(
   return { datasource, user: { ...record } };
 }
 
-export async function updateUser(deps: IndexingDeps, datasource: string, emailParam: string, name: string | null): Promise<UserResult> {
+export async function updateUser(
+  deps: IndexingDeps,
+  datasource: string,
+  emailParam: string,
+  name: string | null,
+): Promise<UserResult> {
   const email = emailOrBadRequest(emailParam);
   const ds = requireDatasource(deps, datasource);
   requireUser(ds, email);
@@ -82,7 +87,10 @@ export async function deleteUser(
 }
 
 /** Registered users of a datasource, sorted by email. */
-export function listUsers(deps: Pick<IndexingDeps, 'state'>, datasource: string): { datasource: string; users: UserRecord[] } {
+export function listUsers(
+  deps: Pick<IndexingDeps, 'state'>,
+  datasource: string,
+): { datasource: string; users: UserRecord[] } {
   const ds = requireDatasource(deps, datasource);
   const users = [...ds.users.values()].map((u) => ({ ...u })).sort((a, b) => (a.email < b.email ? -1 : 1));
   return { datasource, users };

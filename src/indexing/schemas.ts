@@ -68,7 +68,10 @@ function extraFieldsWithinLimits(def: Record<string, unknown>): boolean {
 export const ObjectDefinitionSchema = v.pipe(
   v.looseObject({
     name: Label,
-    property_definitions: v.optional(v.pipe(v.array(PropertyDefinitionSchema), v.maxLength(LIMITS.propertyDefinitions)), []),
+    property_definitions: v.optional(
+      v.pipe(v.array(PropertyDefinitionSchema), v.maxLength(LIMITS.propertyDefinitions)),
+      [],
+    ),
   }),
   v.check(
     (def) => extraFieldsWithinLimits(def),
@@ -148,4 +151,3 @@ export const CreateMembershipSchema = v.strictObject({
   datasource: DatasourceRef,
   membership: MembershipSchema,
 });
-

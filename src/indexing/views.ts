@@ -38,7 +38,12 @@ export interface DatasourceView {
  * a placeholder string instead of failing every read of the datasource.
  */
 const viewOfDefinition = (def: ObjectDefinition): ObjectDefinition =>
-  boundedCopy(def, { maxDepth: MAX_JSON_DEPTH + 1, maxStringChars: Infinity, maxValues: Infinity, maxChars: Infinity }) as ObjectDefinition;
+  boundedCopy(def, {
+    maxDepth: MAX_JSON_DEPTH + 1,
+    maxStringChars: Infinity,
+    maxValues: Infinity,
+    maxChars: Infinity,
+  }) as ObjectDefinition;
 
 export function datasourceView(ds: DatasourceState): DatasourceView {
   const r = ds.record;
@@ -48,7 +53,12 @@ export function datasourceView(ds: DatasourceState): DatasourceView {
   const byKey = new Map(top.map((s) => [s.key, s]));
   for (const s of r.subs) {
     if (s.parent_key === undefined) continue;
-    byKey.get(s.parent_key)?.children.push({ key: s.key, name: s.name, parent_key: s.parent_key, value: compoundSubValue(r.name, s.key, s.parent_key) });
+    byKey.get(s.parent_key)?.children.push({
+      key: s.key,
+      name: s.name,
+      parent_key: s.parent_key,
+      value: compoundSubValue(r.name, s.key, s.parent_key),
+    });
   }
   return {
     name: r.name,

@@ -8,7 +8,15 @@
  * Unknown ids answer 404 `{detail}`; bodies are validated strictly (422).
  */
 import { Hono } from 'hono';
-import { createAgent, CreateAgentBody, deleteAgent, getAgent, listAgents, updateAgent, UpdateAgentBody } from '../agents/agents.ts';
+import {
+  createAgent,
+  CreateAgentBody,
+  deleteAgent,
+  getAgent,
+  listAgents,
+  updateAgent,
+  UpdateAgentBody,
+} from '../agents/agents.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
@@ -18,7 +26,9 @@ export function adminAgentsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const admin = requireAdmin(services);
 
-  app.post('/api/admin/agents', admin, async (c) => c.json(await createAgent(services, await jsonBody(c, CreateAgentBody)), 201));
+  app.post('/api/admin/agents', admin, async (c) =>
+    c.json(await createAgent(services, await jsonBody(c, CreateAgentBody)), 201),
+  );
   app.get('/api/admin/agents', admin, (c) => c.json({ agents: listAgents(services) }));
   app.get('/api/admin/agents/:id', admin, (c) => c.json(getAgent(services, c.req.param('id'))));
   app.on(['PATCH', 'PUT'], '/api/admin/agents/:id', admin, async (c) => {

@@ -23,7 +23,9 @@ export function adminKeysRoutes(services: Services): Hono<AppEnv> {
 
   app.post('/api/admin/accounts/:email/keys', admin, async (c) => {
     const body = validate(createKeyBody(services.now), (await readJson(c)) ?? {}, 'body');
-    return c.json(await createPersonalKey(services, c.req.param('email'), body.expires_at ?? null, actorOf(c.get('principal'))));
+    return c.json(
+      await createPersonalKey(services, c.req.param('email'), body.expires_at ?? null, actorOf(c.get('principal'))),
+    );
   });
 
   app.delete('/api/admin/keys/:id', admin, async (c) => {

@@ -19,7 +19,8 @@ export function parseTimestamp(text: string): number | undefined {
   if (!m || !hasRealCalendarFields(text.trim())) return undefined;
   const [, date, hm, sec, frac, zone] = m;
   if (!hm) return zone ? undefined : Date.parse(`${date}T00:00:00Z`);
-  const tz = !zone || zone === 'z' || zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  const tz =
+    !zone || zone === 'z' || zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   const ms = Date.parse(`${date}T${hm}:${sec ?? '00'}${frac ? '.' + frac.slice(0, 3).padEnd(3, '0') : ''}${tz}`);
   return Number.isNaN(ms) ? undefined : ms;
 }
@@ -30,11 +31,17 @@ export function expiresAtSchema(now: () => number) {
     v.nullable(
       v.pipe(
         v.string(),
-        v.check((s) => parseTimestamp(s) !== undefined, pyIssue('datetime_parsing', 'Input should be a valid datetime')),
-        v.check((s) => {
-          const ms = parseTimestamp(s);
-          return ms === undefined || ms > now();
-        }, pyIssue('datetime_future', 'Input should be in the future')),
+        v.check(
+          (s) => parseTimestamp(s) !== undefined,
+          pyIssue('datetime_parsing', 'Input should be a valid datetime'),
+        ),
+        v.check(
+          (s) => {
+            const ms = parseTimestamp(s);
+            return ms === undefined || ms > now();
+          },
+          pyIssue('datetime_future', 'Input should be in the future'),
+        ),
         v.transform((s) => parseTimestamp(s) as number),
       ),
     ),

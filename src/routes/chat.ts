@@ -59,7 +59,10 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
     await next();
     const res = c.res;
     if (res.status < 400 || !(res.headers.get('content-type') ?? '').includes('application/json')) return;
-    const body: unknown = await res.clone().json().catch(() => undefined);
+    const body: unknown = await res
+      .clone()
+      .json()
+      .catch(() => undefined);
     if (body && typeof body === 'object' && 'error' in body) return;
     const headers = new Headers(res.headers);
     headers.delete('content-length');
@@ -72,7 +75,17 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
   app.get(`${CHAT_BASE}/models/:model{.+}`, (c) => {
     const id = c.req.param('model');
     const model = deps.models.get(id);
-    if (!model) return fail(c, new ChatError(404, 'not_found_error', 'model_not_found', `The model ${JSON.stringify(id)} does not exist`, 'model'));
+    if (!model)
+      return fail(
+        c,
+        new ChatError(
+          404,
+          'not_found_error',
+          'model_not_found',
+          `The model ${JSON.stringify(id)} does not exist`,
+          'model',
+        ),
+      );
     return c.json(deps.models.record(model));
   });
 
@@ -117,7 +130,11 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
     } catch (err) {
       if (err instanceof ChatError) return fail(c, err);
       // The client went away: nobody reads this answer, and it is not a server error.
-      if (controller.signal.aborted) return fail(c, new ChatError(499, 'invalid_request_error', 'client_closed_request', 'The client closed the request'));
+      if (controller.signal.aborted)
+        return fail(
+          c,
+          new ChatError(499, 'invalid_request_error', 'client_closed_request', 'The client closed the request'),
+        );
       throw err;
     } finally {
       c.req.raw.signal.removeEventListener('abort', onAbort);
@@ -126,7 +143,14 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
       ...head,
       object: 'chat.completion',
       system_fingerprint: null,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: done?.finishReason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal: null },
+          logprobs: null,
+          finish_reason: done?.finishReason ?? 'stop',
+        },
+      ],
       usage: done?.usage,
       citations: done?.citations ?? [],
     });
@@ -134,10 +158,20 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
 
   for (const [method, path] of UNSUPPORTED) {
     app.on(method, `${CHAT_BASE}${path}`, (c) =>
-      fail(c, new ChatError(400, 'invalid_request_error', 'unsupported_operation', `${method} ${c.req.path} is not supported by this service; supported: GET /models, GET /models/{model}, POST /chat/completions`)),
+      fail(
+        c,
+        new ChatError(
+          400,
+          'invalid_request_error',
+          'unsupported_operation',
+          `${method} ${c.req.path} is not supported by this service; supported: GET /models, GET /models/{model}, POST /chat/completions`,
+        ),
+      ),
     );
   }
-  app.all(`${CHAT_BASE}/*`, (c) => fail(c, new ChatError(404, 'not_found_error', 'not_found', `No operation ${c.req.method} ${c.req.path}`)));
+  app.all(`${CHAT_BASE}/*`, (c) =>
+    fail(c, new ChatError(404, 'not_found_error', 'not_found', `No operation ${c.req.method} ${c.req.path}`)),
+  );
   return app;
 }
 
@@ -147,17 +181,25 @@ function fail(c: Context<AppEnv>, err: ChatError): Response {
 
 const encoder = new TextEncoder();
 
-async function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: { id: string; created: number; model: string }): Promise<Response> {
+async function streamed(
+  c: Context<AppEnv>,
+  prepared: PreparedCompletion,
+  head: { id: string; created: number; model: string },
+): Promise<Response> {
   const controller = new AbortController();
   const requestSignal = c.req.raw.signal;
   const onAbort = () => controller.abort();
   requestSignal.addEventListener('abort', onAbort, { once: true });
   const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    encoder.encode(`data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', system_fingerprint: null, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }], ...extra })}\n\n`);
+    encoder.encode(
+      `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', system_fingerprint: null, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }], ...extra })}\n\n`,
+    );
   const log = c.get('log');
   const events = prepared.run(controller.signal);
   const encode = (ev: CompletionEvent) =>
-    ev.type === 'text' ? chunk({ delta: { content: ev.text } }) : chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations });
+    ev.type === 'text'
+      ? chunk({ delta: { content: ev.text } })
+      : chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations });
 
   // The stream starts with the first event: a failure before any answer (upstream down, timed out) keeps its HTTP status.
   let first: IteratorResult<CompletionEvent>;
@@ -166,7 +208,11 @@ async function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: 
   } catch (err) {
     requestSignal.removeEventListener('abort', onAbort);
     if (err instanceof ChatError) return fail(c, err);
-    if (controller.signal.aborted) return fail(c, new ChatError(499, 'invalid_request_error', 'client_closed_request', 'The client closed the request'));
+    if (controller.signal.aborted)
+      return fail(
+        c,
+        new ChatError(499, 'invalid_request_error', 'client_closed_request', 'The client closed the request'),
+      );
     throw err;
   }
 
@@ -184,8 +230,17 @@ async function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: 
           out.close();
         } catch (err) {
           if (controller.signal.aborted) return;
-          const chatErr = err instanceof ChatError ? err : new ChatError(500, 'api_error', 'server_error', 'Internal error while streaming the answer; safe to retry');
-          if (!(err instanceof ChatError)) log.error('chat stream failed', { error: err, stack: err instanceof Error ? err.stack : undefined });
+          const chatErr =
+            err instanceof ChatError
+              ? err
+              : new ChatError(
+                  500,
+                  'api_error',
+                  'server_error',
+                  'Internal error while streaming the answer; safe to retry',
+                );
+          if (!(err instanceof ChatError))
+            log.error('chat stream failed', { error: err, stack: err instanceof Error ? err.stack : undefined });
           try {
             out.enqueue(encoder.encode(`data: ${JSON.stringify(errorBody(chatErr))}\n\n`));
             out.close();
@@ -204,6 +259,11 @@ async function streamed(c: Context<AppEnv>, prepared: PreparedCompletion, head: 
   });
   return new Response(body, {
     status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'x-request-id': c.get('requestId') },
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      'x-request-id': c.get('requestId'),
+    },
   });
 }

@@ -29,26 +29,55 @@ export function filesRoutes(services: Services): Hono<AppEnv> {
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > maxBytes + MULTIPART_OVERHEAD) throw tooLarge();
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-      throw new RequestValidationError([{ type: 'missing', loc: ['body', 'file'], msg: 'Field required (send multipart/form-data with a field "file")', input: null }]);
+      throw new RequestValidationError([
+        {
+          type: 'missing',
+          loc: ['body', 'file'],
+          msg: 'Field required (send multipart/form-data with a field "file")',
+          input: null,
+        },
+      ]);
     }
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();
     } catch {
-      throw new RequestValidationError([{ type: 'value_error', loc: ['body'], msg: 'Value error, the multipart body cannot be parsed', input: null, ctx: { error: {} } }]);
+      throw new RequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body'],
+          msg: 'Value error, the multipart body cannot be parsed',
+          input: null,
+          ctx: { error: {} },
+        },
+      ]);
     }
     const file = form.file;
     if (!(file instanceof File)) {
-      throw new RequestValidationError([{ type: 'missing', loc: ['body', 'file'], msg: 'Field required (a file in the form field "file")', input: null }]);
+      throw new RequestValidationError([
+        {
+          type: 'missing',
+          loc: ['body', 'file'],
+          msg: 'Field required (a file in the form field "file")',
+          input: null,
+        },
+      ]);
     }
     if (file.size > maxBytes) throw tooLarge();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const filename = (file.name || 'upload').slice(0, 255);
     let extraction;
     try {
-      extraction = await extract(bytes, { mediaType: file.type || '', fileName: filename, limits: { maxInputBytes: Math.max(maxBytes, 1) }, signal: c.req.raw.signal, interactive: true });
+      extraction = await extract(bytes, {
+        mediaType: file.type || '',
+        fileName: filename,
+        limits: { maxInputBytes: Math.max(maxBytes, 1) },
+        signal: c.req.raw.signal,
+        interactive: true,
+      });
     } catch (err) {
-      if (err instanceof ExtractionError) throw new ServiceError('UNPROCESSABLE', `The file cannot be read (${err.code}): ${err.message}`);
+      if (err instanceof ExtractionError)
+        throw new ServiceError('UNPROCESSABLE', `The file cannot be read (${err.code}): ${err.message}`);
       throw err;
     }
     const stored: StoredFileWithText = {

@@ -33,7 +33,9 @@ export function indexingDatasourceRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const auth = requireServiceAccount(services);
 
-  app.post('/datasources', auth, async (c) => c.json(await createDatasource(services, await jsonBody(c, CreateDatasourceSchema))));
+  app.post('/datasources', auth, async (c) =>
+    c.json(await createDatasource(services, await jsonBody(c, CreateDatasourceSchema))),
+  );
   app.get('/datasources', auth, (c) => c.json({ datasources: listDatasources(services) }));
   app.get('/datasources/:name', auth, (c) => c.json(getDatasource(services, c.req.param('name'))));
   app.put('/datasources/:name', auth, async (c) =>
@@ -44,7 +46,9 @@ export function indexingDatasourceRoutes(services: Services): Hono<AppEnv> {
     c.json(await addSub(services, c.req.param('name'), await jsonBody(c, SubSchema))),
   );
   app.delete('/datasources/:name/subs/:sub_key', auth, async (c) =>
-    c.json(await deleteSub(services, c.req.param('name'), c.req.param('sub_key'), c.req.query('parent_key') || undefined)),
+    c.json(
+      await deleteSub(services, c.req.param('name'), c.req.param('sub_key'), c.req.query('parent_key') || undefined),
+    ),
   );
   app.get('/file-types', auth, (c) => c.json({ file_types: [...DOCUMENT_FILE_TYPES] }));
   return app;

@@ -20,17 +20,27 @@ import type { Services } from '../services.ts';
 export function indexingDocumentRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const auth = requireServiceAccount(services);
-  const deps = { state: services.state, documents: services.documents, maxBinaryBytes: services.config.maxBinaryBytes, now: services.now };
+  const deps = {
+    state: services.state,
+    documents: services.documents,
+    maxBinaryBytes: services.config.maxBinaryBytes,
+    now: services.now,
+  };
 
   app.post('/documents', auth, async (c) => {
     const query = validate(PushQuerySchema, c.req.query(), 'query');
     const { value: body, bytes } = await readJsonWithBytes(c);
-    if (body === undefined || body === null) throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+    if (body === undefined || body === null)
+      throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const wait = query.wait === 'true' || query.wait === '1';
     return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }, bytes));
   });
-  app.post('/documents/check-access', auth, async (c) => c.json(checkAccess(deps, await jsonBody(c, CheckAccessSchema))));
-  app.get('/documents/:datasource/:document_id', auth, (c) => c.json(documentStatus(deps, c.req.param('datasource'), c.req.param('document_id'))));
+  app.post('/documents/check-access', auth, async (c) =>
+    c.json(checkAccess(deps, await jsonBody(c, CheckAccessSchema))),
+  );
+  app.get('/documents/:datasource/:document_id', auth, (c) =>
+    c.json(documentStatus(deps, c.req.param('datasource'), c.req.param('document_id'))),
+  );
   app.delete('/documents/:datasource/:document_id', auth, async (c) =>
     c.json(await deleteDocument(deps, c.req.param('datasource'), c.req.param('document_id'))),
   );

@@ -34,10 +34,17 @@ export function validateSearchQuery(raw: Record<string, string>): SearchQuery {
 export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const documents = services.documents;
-  const deps = { state: services.state, index: documents.index, now: services.now, runner: services.searchRunner, hidden: (name: string) => documents.dropPending(name) };
+  const deps = {
+    state: services.state,
+    index: documents.index,
+    now: services.now,
+    runner: services.searchRunner,
+    hidden: (name: string) => documents.dropPending(name),
+  };
   app.get('/api/beta/search', requirePersonal(services), async (c) => {
     const principal = c.get('principal');
-    if (principal.kind !== 'account') return c.json({ detail: 'This endpoint accepts only personal account keys' }, 403);
+    if (principal.kind !== 'account')
+      return c.json({ detail: 'This endpoint accepts only personal account keys' }, 403);
     const raw: Record<string, string> = {};
     for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values[values.length - 1];
     const params = toSearchParams(validateSearchQuery(raw));

@@ -13,7 +13,13 @@ import type { AppEnv } from '../http/env.ts';
 import { pyIssue } from '../http/validation.ts';
 import type { Services } from '../services.ts';
 import { createWebSearchService } from '../websearch/service.ts';
-import { MAX_QUERIES, MAX_QUERY_CHARS, MAX_SITES, WEB_SEARCH_MODES, type WebSearchService } from '../websearch/types.ts';
+import {
+  MAX_QUERIES,
+  MAX_QUERY_CHARS,
+  MAX_SITES,
+  WEB_SEARCH_MODES,
+  type WebSearchService,
+} from '../websearch/types.ts';
 import { siteHost } from '../websearch/urls.ts';
 
 const int = (min: number) =>
@@ -28,11 +34,19 @@ export const WebSearchBody = v.strictObject({
     v.array(v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS))),
     v.minLength(1),
     v.maxLength(MAX_QUERIES),
-    v.check((qs) => qs.some((q) => q.trim() !== ''), pyIssue('value_error', 'Value error, at least one query must be non-empty', { error: {} })),
+    v.check(
+      (qs) => qs.some((q) => q.trim() !== ''),
+      pyIssue('value_error', 'Value error, at least one query must be non-empty', { error: {} }),
+    ),
   ),
   sites: v.nullish(
     v.pipe(
-      v.array(v.pipe(v.string(), v.check((s) => siteHost(s) !== null, pyIssue('value_error', 'Value error, not a host name', { error: {} })))),
+      v.array(
+        v.pipe(
+          v.string(),
+          v.check((s) => siteHost(s) !== null, pyIssue('value_error', 'Value error, not a host name', { error: {} })),
+        ),
+      ),
       v.maxLength(MAX_SITES),
     ),
   ),

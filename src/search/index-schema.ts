@@ -32,8 +32,25 @@ export const PUSHED_CATEGORY = 'other';
 
 /** The spec's search file types. */
 export const SEARCH_FILE_TYPES = [
-  'pdf', 'word', 'powerpoint', 'excel', 'email', 'directory', 'html', 'txt', 'compressed', 'image',
-  'message', 'task', 'issue', 'wiki', 'news', 'page', 'onenote', 'comment', 'other',
+  'pdf',
+  'word',
+  'powerpoint',
+  'excel',
+  'email',
+  'directory',
+  'html',
+  'txt',
+  'compressed',
+  'image',
+  'message',
+  'task',
+  'issue',
+  'wiki',
+  'news',
+  'page',
+  'onenote',
+  'comment',
+  'other',
 ] as const;
 export type SearchFileTypeValue = (typeof SEARCH_FILE_TYPES)[number];
 
@@ -66,5 +83,7 @@ export const DOCUMENT_TO_SEARCH_FILE_TYPE: Record<string, SearchFileTypeValue | 
 export function searchFileType(documentType: string, fromMediaType: string): SearchFileTypeValue {
   const direct = DOCUMENT_TO_SEARCH_FILE_TYPE[documentType];
   if (direct) return direct;
-  return (SEARCH_FILE_TYPES as readonly string[]).includes(fromMediaType) ? (fromMediaType as SearchFileTypeValue) : 'other';
+  return (SEARCH_FILE_TYPES as readonly string[]).includes(fromMediaType)
+    ? (fromMediaType as SearchFileTypeValue)
+    : 'other';
 }

@@ -74,8 +74,10 @@ function base(s: AnyNode): JsonSchema {
     case 'nullable':
     case 'exact_optional': {
       const inner = toJsonSchema(s.wrapped);
-      const out: JsonSchema = s.type === 'nullable' || s.type === 'nullish' ? { anyOf: [inner, { type: 'null' }] } : inner;
-      if (s.default !== undefined) out.default = v.parse(s.wrapped as v.GenericSchema, typeof s.default === 'function' ? s.default() : s.default);
+      const out: JsonSchema =
+        s.type === 'nullable' || s.type === 'nullish' ? { anyOf: [inner, { type: 'null' }] } : inner;
+      if (s.default !== undefined)
+        out.default = v.parse(s.wrapped as v.GenericSchema, typeof s.default === 'function' ? s.default() : s.default);
       return out;
     }
     default:

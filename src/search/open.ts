@@ -16,14 +16,20 @@ function engineLogger(log: Logger): (e: EngineEvent) => void {
   return (e) => {
     if (e.type === 'error') log.error('search engine error', { where: e.where, message: e.message });
     else if (e.type === 'open' && e.staleAnalysisDocs > 0) {
-      log.warn('search engine open: documents indexed with an older analysis version match less precisely until pushed again', { ...e, analysisVersion: ANALYSIS_VERSION });
-    }
-    else if (e.type === 'open' || e.type === 'merge' || e.type === 'compacted') log.info(`search engine ${e.type}`, { ...e });
+      log.warn(
+        'search engine open: documents indexed with an older analysis version match less precisely until pushed again',
+        { ...e, analysisVersion: ANALYSIS_VERSION },
+      );
+    } else if (e.type === 'open' || e.type === 'merge' || e.type === 'compacted')
+      log.info(`search engine ${e.type}`, { ...e });
     else log.debug(`search engine ${e.type}`, { ...e });
   };
 }
 
-export async function openSearchIndex(config: Pick<Config, 'dataDir' | 'commitIntervalMs'> & Partial<Pick<Config, 'mergeIdleMs'>>, log: Logger): Promise<Index> {
+export async function openSearchIndex(
+  config: Pick<Config, 'dataDir' | 'commitIntervalMs'> & Partial<Pick<Config, 'mergeIdleMs'>>,
+  log: Logger,
+): Promise<Index> {
   const directory = await FsDirectory.open(join(config.dataDir, 'index'));
   return openIndex({
     directory,
@@ -34,9 +40,13 @@ export async function openSearchIndex(config: Pick<Config, 'dataDir' | 'commitIn
   });
 }
 
-export async function openDocuments(
-  deps: { config: Pick<Config, 'dataDir' | 'maxBinaryBytes'>; index: Index; state: StateStore; log: Logger; now: () => number },
-): Promise<DocumentService> {
+export async function openDocuments(deps: {
+  config: Pick<Config, 'dataDir' | 'maxBinaryBytes'>;
+  index: Index;
+  state: StateStore;
+  log: Logger;
+  now: () => number;
+}): Promise<DocumentService> {
   return DocumentService.open({
     dir: join(deps.config.dataDir, 'documents'),
     index: deps.index,

@@ -28,21 +28,40 @@ export const SearchResultSchema = v.strictObject({
   title: v.string(),
   path: text('Breadcrumb string for display.'),
   path_preview: text('URL that opens the document.'),
-  parent_path: text('The breadcrumb `path` without its last segment, in the same separator style (\'\' for a single segment).'),
+  parent_path: text(
+    "The breadcrumb `path` without its last segment, in the same separator style ('' for a single segment).",
+  ),
   data_source: text('Datasource name.'),
-  data_source_sub: text('`{datasource}__{sub_key}`, or \'\' when the document has no (longer existing) sub.'),
-  data_source_sub_sub: text('`{datasource}__{sub_key}__{child_key}`, or \'\'.'),
+  data_source_sub: text("`{datasource}__{sub_key}`, or '' when the document has no (longer existing) sub."),
+  data_source_sub_sub: text("`{datasource}__{sub_key}__{child_key}`, or ''."),
   file_type: text('Search file type (mapped from document_type and the media type).'),
-  document_type: text('The document\'s own file_type as pushed.'),
-  last_modified: text('ISO 8601 timestamp as pushed, or \'\'.'),
-  file_size: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Bytes of the pushed content (decoded binary or UTF-8 text).')),
+  document_type: text("The document's own file_type as pushed."),
+  last_modified: text("ISO 8601 timestamp as pushed, or ''."),
+  file_size: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(0),
+    v.description('Bytes of the pushed content (decoded binary or UTF-8 text).'),
+  ),
   author: v.string(),
-  highlights: v.pipe(v.array(v.string()), v.description('Best passages as HTML: matches in <em>, all other text escaped.')),
+  highlights: v.pipe(
+    v.array(v.string()),
+    v.description('Best passages as HTML: matches in <em>, all other text escaped.'),
+  ),
   summary: text('First meaningful sentences of the body (plain text).'),
-  suffix: text('Computed file suffix (pdf, docx, ...), or \'\'.'),
-  similar_docs: v.pipe(v.array(RelatedDocSchema), v.description('Up to 5 visible documents most similar by content (near-duplicates left out).')),
-  duplicates: v.pipe(v.array(RelatedDocSchema), v.description('Up to 10 visible near-duplicates (same content elsewhere), folded into this result.')),
-  same_thread_docs: v.pipe(v.array(RelatedDocSchema), v.description('Up to 5 other visible documents of the same thread (e-mail conversation, message thread).')),
+  suffix: text("Computed file suffix (pdf, docx, ...), or ''."),
+  similar_docs: v.pipe(
+    v.array(RelatedDocSchema),
+    v.description('Up to 5 visible documents most similar by content (near-duplicates left out).'),
+  ),
+  duplicates: v.pipe(
+    v.array(RelatedDocSchema),
+    v.description('Up to 10 visible near-duplicates (same content elsewhere), folded into this result.'),
+  ),
+  same_thread_docs: v.pipe(
+    v.array(RelatedDocSchema),
+    v.description('Up to 5 other visible documents of the same thread (e-mail conversation, message thread).'),
+  ),
 });
 
 export const SearchResponseSchema = v.strictObject({ results: v.array(SearchResultSchema) });
@@ -66,7 +85,10 @@ export function searchParameters(): JsonSchema[] {
 }
 
 function buildDocument(): JsonSchema {
-  const detail = { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
+  const detail = {
+    description: 'Validation error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+  };
   const message = { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] };
   return {
     openapi: '3.1.0',
@@ -83,8 +105,14 @@ function buildDocument(): JsonSchema {
           security: [{ bearer: [] }],
           parameters: searchParameters(),
           responses: {
-            '200': { description: 'Results', content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } } },
-            '401': { description: 'Missing, invalid or expired credential', content: { 'application/json': { schema: message } } },
+            '200': {
+              description: 'Results',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } },
+            },
+            '401': {
+              description: 'Missing, invalid or expired credential',
+              content: { 'application/json': { schema: message } },
+            },
             '403': { description: 'Not a personal account key', content: { 'application/json': { schema: message } } },
             '422': detail,
           },
@@ -96,9 +124,18 @@ function buildDocument(): JsonSchema {
       schemas: {
         RelatedDocument: toJsonSchema(RelatedDocSchema),
         SearchResult: { ...toJsonSchema(SearchResultSchema), properties: recordProperties() },
-        SearchResponse: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } } }, required: ['results'], additionalProperties: false },
+        SearchResponse: {
+          type: 'object',
+          properties: { results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } } },
+          required: ['results'],
+          additionalProperties: false,
+        },
         ValidationError: toJsonSchema(ValidationErrorSchema),
-        HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } }, required: ['detail'] },
+        HTTPValidationError: {
+          type: 'object',
+          properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
+          required: ['detail'],
+        },
       },
     },
   };
@@ -120,6 +157,9 @@ export function openApiDocument(): JsonSchema {
 
 // The documented record and the built record must list the same fields.
 const documented = Object.keys(SearchResultSchema.entries).join(',');
-if (documented !== SEARCH_RESULT_FIELDS.join(',') || Object.keys(RelatedDocSchema.entries).join(',') !== RELATED_DOC_FIELDS.join(',')) {
+if (
+  documented !== SEARCH_RESULT_FIELDS.join(',') ||
+  Object.keys(RelatedDocSchema.entries).join(',') !== RELATED_DOC_FIELDS.join(',')
+) {
   throw new Error('openapi.ts: SearchResultSchema drifted from SEARCH_RESULT_FIELDS');
 }

@@ -16,7 +16,15 @@ import { pyIssue } from '../http/validation.ts';
 import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from './index-schema.ts';
 
 /** The spec's source categories; pushed datasources belong to `other`. */
-export const DATA_SOURCE_CATEGORIES = ['wikitool', 'issuetool', 'codehost', 'intranet_online', 'mailsuite', 'fileshares', 'other'] as const;
+export const DATA_SOURCE_CATEGORIES = [
+  'wikitool',
+  'issuetool',
+  'codehost',
+  'intranet_online',
+  'mailsuite',
+  'fileshares',
+  'other',
+] as const;
 export const ALL_DATA_SOURCES = 'allDataSources';
 export const ALL_FILE_TYPES = 'allFileTypes';
 export const ALL_TIMES = 'allTimes';
@@ -46,7 +54,10 @@ export const isIntegerString = (s: string): boolean => INT_STRING.test(s);
 function integerParam(min: number, max?: number) {
   const parse = v.pipe(
     v.string(),
-    v.check(isIntegerString, pyIssue('int_parsing', 'Input should be a valid integer, unable to parse string as an integer')),
+    v.check(
+      isIntegerString,
+      pyIssue('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+    ),
     v.transform((s: string) => Math.trunc(Number(s.trim()))),
     v.minValue(min),
   );
@@ -59,25 +70,57 @@ export function parseDateRange(s: string): { start: number; end: number } | null
   const [a, b] = s.split('_');
   const start = Date.parse(a);
   const end = Date.parse(b);
-  if (!Number.isFinite(start) || !Number.isFinite(end) || new Date(start).toISOString() !== a || new Date(end).toISOString() !== b) return null;
+  if (
+    !Number.isFinite(start) ||
+    !Number.isFinite(end) ||
+    new Date(start).toISOString() !== a ||
+    new Date(end).toISOString() !== b
+  )
+    return null;
   return start <= end ? { start, end } : null;
 }
 
 const listMessage = (what: string, allowed: readonly string[]) =>
-  pyIssue('value_error', `Value error, ${what} must be a comma-separated list of ${allowed.map((a) => `'${a}'`).join(', ')}`, { error: {} });
+  pyIssue(
+    'value_error',
+    `Value error, ${what} must be a comma-separated list of ${allowed.map((a) => `'${a}'`).join(', ')}`,
+    { error: {} },
+  );
 
 const RANGE_MESSAGE =
   "Value error, last_modified_date must be 'allTimes', one of 'threeday', 'week', 'month', 'threemonth', 'year', 'fiveyear', or '<start>_<end>' with UTC timestamps YYYY-MM-DDThh:mm:ss.sssZ and start <= end";
 
 export const SearchQuerySchema = v.object({
-  query: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUERY_CHARS), v.description('Free-text query: words (OR, ranked by BM25), "quoted phrases", +required and -excluded words.')),
-  count: v.pipe(v.optional(integerParam(1, MAX_COUNT), String(DEFAULT_COUNT)), v.description('Number of results per page.')),
+  query: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(MAX_QUERY_CHARS),
+    v.description('Free-text query: words (OR, ranked by BM25), "quoted phrases", +required and -excluded words.'),
+  ),
+  count: v.pipe(
+    v.optional(integerParam(1, MAX_COUNT), String(DEFAULT_COUNT)),
+    v.description('Number of results per page.'),
+  ),
   data_source: v.pipe(
-    v.optional(v.pipe(v.string(), v.regex(DATA_SOURCE_LIST, listMessage('data_source', [ALL_DATA_SOURCES, ...DATA_SOURCE_CATEGORIES, '<pushed datasource name>']))), ALL_DATA_SOURCES),
-    v.description(`Comma-separated source categories (${DATA_SOURCE_CATEGORIES.join(', ')}; pushed datasources are 'other') or names of pushed datasources (unknown names are rejected with 422).`),
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(
+          DATA_SOURCE_LIST,
+          listMessage('data_source', [ALL_DATA_SOURCES, ...DATA_SOURCE_CATEGORIES, '<pushed datasource name>']),
+        ),
+      ),
+      ALL_DATA_SOURCES,
+    ),
+    v.description(
+      `Comma-separated source categories (${DATA_SOURCE_CATEGORIES.join(', ')}; pushed datasources are 'other') or names of pushed datasources (unknown names are rejected with 422).`,
+    ),
   ),
   file_type: v.pipe(
-    v.optional(v.pipe(v.string(), v.regex(FILE_TYPE_LIST, listMessage('file_type', [ALL_FILE_TYPES, ...SEARCH_FILE_TYPES]))), ALL_FILE_TYPES),
+    v.optional(
+      v.pipe(v.string(), v.regex(FILE_TYPE_LIST, listMessage('file_type', [ALL_FILE_TYPES, ...SEARCH_FILE_TYPES]))),
+      ALL_FILE_TYPES,
+    ),
     v.description('Comma-separated search file types.'),
   ),
   last_modified_date: v.pipe(
@@ -95,15 +138,24 @@ export const SearchQuerySchema = v.object({
       ),
       ALL_TIMES,
     ),
-    v.description('A preset relative to now (threeday = 3 days, week = 7 days, month/threemonth/year/fiveyear = calendar months/years back) or an inclusive custom range <start>_<end>.'),
+    v.description(
+      'A preset relative to now (threeday = 3 days, week = 7 days, month/threemonth/year/fiveyear = calendar months/years back) or an inclusive custom range <start>_<end>.',
+    ),
   ),
-  start_page: v.pipe(v.optional(integerParam(0), '0'), v.description('Zero-based page: results are skipped by start_page * count.')),
-  language: v.pipe(v.optional(v.picklist(['de', 'en']), 'de'), v.description('Extension: query analysis hint (default de); queries find documents in either language.')),
+  start_page: v.pipe(
+    v.optional(integerParam(0), '0'),
+    v.description('Zero-based page: results are skipped by start_page * count.'),
+  ),
+  language: v.pipe(
+    v.optional(v.picklist(['de', 'en']), 'de'),
+    v.description('Extension: query analysis hint (default de); queries find documents in either language.'),
+  ),
 });
 
 export type SearchQuery = v.InferOutput<typeof SearchQuerySchema>;
 
-export type DateFilter = { kind: 'all' } | { kind: 'preset'; preset: DatePreset } | { kind: 'range'; start: number; end: number };
+export type DateFilter =
+  { kind: 'all' } | { kind: 'preset'; preset: DatePreset } | { kind: 'range'; start: number; end: number };
 
 /** Typed parameters of `searchDocuments` (the route and the chat's search tool build these). */
 export interface SearchParams {
@@ -135,7 +187,12 @@ export function toSearchParams(q: SearchQuery): SearchParams {
     startPage: q.start_page,
     dataSources: splitList(q.data_source, ALL_DATA_SOURCES),
     fileTypes: splitList(q.file_type, ALL_FILE_TYPES) as SearchFileTypeValue[],
-    lastModified: lm === ALL_TIMES ? { kind: 'all' } : range ? { kind: 'range', ...range } : { kind: 'preset', preset: lm as DatePreset },
+    lastModified:
+      lm === ALL_TIMES
+        ? { kind: 'all' }
+        : range
+          ? { kind: 'range', ...range }
+          : { kind: 'preset', preset: lm as DatePreset },
     language: q.language,
   };
 }

@@ -130,7 +130,8 @@ export class SearchPool implements PlanRunner {
     if (this.closed) return;
     this.closed = true;
     const deadline = Date.now() + graceMs;
-    while (this.slots.some((s) => s.jobs.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (this.slots.some((s) => s.jobs.size > 0) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     const slots = this.slots.splice(0);
     for (const s of slots) this.failJobs(s, new Error('search pool closed'));
     await Promise.all(slots.map((s) => s.worker.terminate()));

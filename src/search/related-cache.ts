@@ -67,7 +67,11 @@ export class RelatedCache {
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
 
-  constructor(maxEntries = 50_000, private readonly maxScopes = 10_000, reuse: Partial<StableReuse> = {}) {
+  constructor(
+    maxEntries = 50_000,
+    private readonly maxScopes = 10_000,
+    reuse: Partial<StableReuse> = {},
+  ) {
     this.reuse = { minDocs: 10_000, maxDrift: 0.02, maxAgeMs: 60_000, ...reuse };
     this.entries = new BoundedMap(maxEntries);
     this.stable = new BoundedMap(maxEntries);
@@ -120,14 +124,21 @@ export class RelatedCache {
    * The similar list of `source` for `viewer` made on this or an earlier snapshot, when reusable
    * (see the module comment); `isLive` tells whether a document version is live in this snapshot.
    */
-  similar(viewer: number, source: DocVersion, at: SnapshotInfo, isLive: (v: DocVersion) => boolean): RelatedDoc[] | undefined {
+  similar(
+    viewer: number,
+    source: DocVersion,
+    at: SnapshotInfo,
+    isLive: (v: DocVersion) => boolean,
+  ): RelatedDoc[] | undefined {
     const k = `${viewer}|${source.segmentId}|${source.doc}`;
     const e = this.stable.get(k);
     if (e === undefined) return undefined;
     const r = this.reuse;
     const fresh =
       e.made.generation === at.generation ||
-      (at.numDocs >= r.minDocs && Math.abs(at.numDocs - e.made.numDocs) <= r.maxDrift * at.numDocs && at.now - e.made.now <= r.maxAgeMs);
+      (at.numDocs >= r.minDocs &&
+        Math.abs(at.numDocs - e.made.numDocs) <= r.maxDrift * at.numDocs &&
+        at.now - e.made.now <= r.maxAgeMs);
     if (!fresh || !e.items.every((i) => isLive(i.version))) {
       this.stable.delete(k);
       return undefined;
@@ -135,7 +146,12 @@ export class RelatedCache {
     return e.items.map((i) => i.entry);
   }
 
-  setSimilar(viewer: number, source: DocVersion, made: SnapshotInfo, items: { entry: RelatedDoc; version: DocVersion }[]): void {
+  setSimilar(
+    viewer: number,
+    source: DocVersion,
+    made: SnapshotInfo,
+    items: { entry: RelatedDoc; version: DocVersion }[],
+  ): void {
     const k = `${viewer}|${source.segmentId}|${source.doc}`;
     this.stable.set(k, { made, items });
   }

@@ -54,12 +54,33 @@ export interface SearchResult {
 
 /** The whitelist, in the spec's order. */
 export const SEARCH_RESULT_FIELDS = [
-  'id', 'title', 'path', 'path_preview', 'parent_path', 'data_source', 'data_source_sub', 'data_source_sub_sub',
-  'file_type', 'document_type', 'last_modified', 'file_size', 'author', 'highlights', 'summary', 'suffix',
-  'similar_docs', 'duplicates', 'same_thread_docs',
+  'id',
+  'title',
+  'path',
+  'path_preview',
+  'parent_path',
+  'data_source',
+  'data_source_sub',
+  'data_source_sub_sub',
+  'file_type',
+  'document_type',
+  'last_modified',
+  'file_size',
+  'author',
+  'highlights',
+  'summary',
+  'suffix',
+  'similar_docs',
+  'duplicates',
+  'same_thread_docs',
 ] as const satisfies readonly (keyof SearchResult)[];
 
-export const RELATED_DOC_FIELDS = ['id', 'title', 'path_preview', 'data_source'] as const satisfies readonly (keyof RelatedDoc)[];
+export const RELATED_DOC_FIELDS = [
+  'id',
+  'title',
+  'path_preview',
+  'data_source',
+] as const satisfies readonly (keyof RelatedDoc)[];
 
 /** Caps of the related lists (each costs an engine lookup per returned hit). */
 export const RELATED_LIMITS = { similar: 5, duplicates: 10, sameThread: 5 } as const;
@@ -71,13 +92,22 @@ export const MAX_HIGHLIGHTS = 3;
  * terms keep the lookup cheap at scale.
  */
 export function similarOptions(numDocs: number): { maxQueryTerms: number; maxDocFreqRatio: number; fields: string[] } {
-  return { maxQueryTerms: 5, maxDocFreqRatio: Math.min(0.5, Math.max(0.001, 50 / Math.max(1, numDocs))), fields: ['title', 'body'] };
+  return {
+    maxQueryTerms: 5,
+    maxDocFreqRatio: Math.min(0.5, Math.max(0.001, 50 / Math.max(1, numDocs))),
+    fields: ['title', 'body'],
+  };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function related(key: string, stored: Record<string, unknown>): RelatedDoc {
-  return { id: key, title: str(stored.title), path_preview: str(stored.path_preview), data_source: str(stored.datasource) };
+  return {
+    id: key,
+    title: str(stored.title),
+    path_preview: str(stored.path_preview),
+    data_source: str(stored.datasource),
+  };
 }
 
 /**
@@ -88,7 +118,12 @@ function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
   const store = ctx.cache?.store;
   if (!store || !h.ref) return related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS));
   let d = store.cachedDoc(h.ref.segmentId, h.ref.doc);
-  if (d === undefined) store.keepDoc(h.ref.segmentId, h.ref.doc, (d = related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS))));
+  if (d === undefined)
+    store.keepDoc(
+      h.ref.segmentId,
+      h.ref.doc,
+      (d = related(h.key, ctx.searcher.storedFields(h, RELATED_STORED_FIELDS))),
+    );
   return d;
 }
 
@@ -97,15 +132,23 @@ function relatedHit(ctx: RecordContext, h: Hit): RelatedDoc {
  * created again since the document was indexed (its recorded incarnation id differs; a document
  * and a sub from before ids existed both have none).
  */
-function subValues(subsOf: (datasource: string) => readonly SubRecord[], datasource: string, s: Record<string, unknown>): { sub: string; subSub: string } {
+function subValues(
+  subsOf: (datasource: string) => readonly SubRecord[],
+  datasource: string,
+  s: Record<string, unknown>,
+): { sub: string; subSub: string } {
   const sub = str(s.sub);
   const subSub = str(s.sub_sub);
   const subId = str(s.sub_id);
   const subSubId = str(s.sub_sub_id);
   const subs = subsOf(datasource);
   const top = sub !== '' && subs.some((r) => r.key === sub && r.parent_key === undefined && (r.id ?? '') === subId);
-  const child = top && subSub !== '' && subs.some((r) => r.key === subSub && r.parent_key === sub && (r.id ?? '') === subSubId);
-  return { sub: top ? compoundSubValue(datasource, sub) : '', subSub: child ? compoundSubValue(datasource, subSub, sub) : '' };
+  const child =
+    top && subSub !== '' && subs.some((r) => r.key === subSub && r.parent_key === sub && (r.id ?? '') === subSubId);
+  return {
+    sub: top ? compoundSubValue(datasource, sub) : '',
+    subSub: child ? compoundSubValue(datasource, subSub, sub) : '',
+  };
 }
 
 export interface RecordContext {
@@ -128,27 +171,43 @@ function relatedLists(ctx: RecordContext, hit: Hit, thread: string | undefined):
   const cached = ctx.cache?.store.get(ctx.cache.scope, key);
   if (cached) return cached;
   const { searcher, visibility } = ctx;
-  const duplicates = searcher.duplicatesOf(hit, { filter: visibility, limit: RELATED_LIMITS.duplicates }).map((d) => relatedHit(ctx, d));
+  const duplicates = searcher
+    .duplicatesOf(hit, { filter: visibility, limit: RELATED_LIMITS.duplicates })
+    .map((d) => relatedHit(ctx, d));
   // Near-duplicates would top the similar list: ask for enough to fill it without them.
   const dupKeys = new Set(duplicates.map((d) => d.id));
-  const stable = ctx.cache?.viewer !== undefined && hit.ref ? { store: ctx.cache.store, viewer: ctx.cache.viewer, source: { segmentId: hit.ref.segmentId, doc: hit.ref.doc } } : null;
+  const stable =
+    ctx.cache?.viewer !== undefined && hit.ref
+      ? { store: ctx.cache.store, viewer: ctx.cache.viewer, source: { segmentId: hit.ref.segmentId, doc: hit.ref.doc } }
+      : null;
   const at = { generation: searcher.generation, numDocs: searcher.numDocs, now: ctx.cache?.now ?? Date.now() };
   let similar = stable?.store.similar(stable.viewer, stable.source, at, (v) => searcher.isLive(v));
   if (similar && similar.some((d) => dupKeys.has(d.id))) similar = undefined; // made before a duplicate appeared
   if (!similar) {
     // Stored payloads are read (decompressed) only for the entries kept.
     const found = searcher
-      .moreLikeThis(hit, { ...similarOptions(searcher.numDocs), filter: visibility, limit: RELATED_LIMITS.similar + dupKeys.size })
+      .moreLikeThis(hit, {
+        ...similarOptions(searcher.numDocs),
+        filter: visibility,
+        limit: RELATED_LIMITS.similar + dupKeys.size,
+      })
       .filter((d) => !dupKeys.has(d.key))
       .slice(0, RELATED_LIMITS.similar);
-    const items = found.map((d) => ({ entry: relatedHit(ctx, d), version: { segmentId: d.ref.segmentId, doc: d.ref.doc } }));
+    const items = found.map((d) => ({
+      entry: relatedHit(ctx, d),
+      version: { segmentId: d.ref.segmentId, doc: d.ref.doc },
+    }));
     stable?.store.setSimilar(stable.viewer, stable.source, at, items);
     similar = items.map((i) => i.entry);
   }
   const sameThread: RelatedDoc[] = [];
   if (thread) {
-    const found = searcher.withKeyword('thread', [thread], { filter: visibility, limit: RELATED_LIMITS.sameThread + 1 });
-    for (const h of found) if (h.key !== key && sameThread.length < RELATED_LIMITS.sameThread) sameThread.push(relatedHit(ctx, h));
+    const found = searcher.withKeyword('thread', [thread], {
+      filter: visibility,
+      limit: RELATED_LIMITS.sameThread + 1,
+    });
+    for (const h of found)
+      if (h.key !== key && sameThread.length < RELATED_LIMITS.sameThread) sameThread.push(relatedHit(ctx, h));
   }
   const lists = { duplicates, similar, sameThread };
   ctx.cache?.store.set(ctx.cache.scope, key, lists);
@@ -165,12 +224,15 @@ export function buildResult(ctx: RecordContext, hit: Hit): SearchResult {
 
   const lists = relatedLists(ctx, hit, searcher.keywordsOf(hit, 'thread')[0]);
   const duplicates = new Map<string, RelatedDoc>();
-  for (const d of hit.duplicates ?? []) if (duplicates.size < RELATED_LIMITS.duplicates) duplicates.set(d.key, relatedHit(ctx, d));
-  for (const d of lists.duplicates) if (duplicates.size < RELATED_LIMITS.duplicates && !duplicates.has(d.id)) duplicates.set(d.id, d);
+  for (const d of hit.duplicates ?? [])
+    if (duplicates.size < RELATED_LIMITS.duplicates) duplicates.set(d.key, relatedHit(ctx, d));
+  for (const d of lists.duplicates)
+    if (duplicates.size < RELATED_LIMITS.duplicates && !duplicates.has(d.id)) duplicates.set(d.id, d);
   const similar = lists.similar.filter((d) => !duplicates.has(d.id)).slice(0, RELATED_LIMITS.similar);
 
   const passages = searcher.highlight(hit, ctx.query, { maxPassages: MAX_HIGHLIGHTS, fields: ['title', 'body'] });
-  const fileSize = typeof s.file_size === 'number' && Number.isFinite(s.file_size) ? Math.max(0, Math.round(s.file_size)) : 0;
+  const fileSize =
+    typeof s.file_size === 'number' && Number.isFinite(s.file_size) ? Math.max(0, Math.round(s.file_size)) : 0;
   return {
     id: hit.key,
     title: str(s.title),

@@ -47,7 +47,8 @@ export interface SelectJob {
 }
 
 export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | SearchJob | SelectJob;
-export type WorkerOut = { id: number; json: string } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
+export type WorkerOut =
+  { id: number; json: string } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
 
 const port = parentPort;
 if (port) {
@@ -79,7 +80,10 @@ if (port) {
       searcher ??= reader.searcher();
       out = { id: m.id, json: JSON.stringify(runPlan(searcher, related, { ...m.plan, tokens })) };
     } catch (err) {
-      out = err instanceof RequestValidationError ? { id: m.id, validation: err.items } : { id: m.id, error: String((err as Error)?.message ?? err) };
+      out =
+        err instanceof RequestValidationError
+          ? { id: m.id, validation: err.items }
+          : { id: m.id, error: String((err as Error)?.message ?? err) };
     }
     port.postMessage(out);
   });

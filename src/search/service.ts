@@ -28,7 +28,14 @@ import { RequestValidationError } from '../errors.ts';
 import { indexingState } from '../indexing/datasources.ts';
 import type { SubRecord } from '../indexing/state.ts';
 import type { StateStore } from '../state/store.ts';
-import { DATA_SOURCE_CATEGORIES, DEFAULT_COUNT, MAX_COUNT, presetStart, type DateFilter, type SearchParams } from './params.ts';
+import {
+  DATA_SOURCE_CATEGORIES,
+  DEFAULT_COUNT,
+  MAX_COUNT,
+  presetStart,
+  type DateFilter,
+  type SearchParams,
+} from './params.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
@@ -147,7 +154,8 @@ export function planSearch(deps: SearchDeps, email: string, params: SearchParams
 
   const filters: Filter[] = [];
   if (sourceFilter) filters.push(sourceFilter);
-  if (params.fileTypes && params.fileTypes.length > 0) filters.push({ keyword: 'file_type', anyOf: [...params.fileTypes] });
+  if (params.fileTypes && params.fileTypes.length > 0)
+    filters.push({ keyword: 'file_type', anyOf: [...params.fileTypes] });
   const now = deps.now();
   const dates = dateFilter(params.lastModified, now);
   if (dates) filters.push(dates);
@@ -179,8 +187,19 @@ export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchP
     const subsOf = (datasource: string) => (Object.hasOwn(plan.subs, datasource) ? plan.subs[datasource] : []);
     return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
   } catch (err) {
-    if (err instanceof QueryError && (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')) {
-      throw new RequestValidationError([{ type: 'value_error', loc: ['query', 'query'], msg: `Value error, ${err.message}`, input: plan.query, ctx: { error: {} } }]);
+    if (
+      err instanceof QueryError &&
+      (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')
+    ) {
+      throw new RequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['query', 'query'],
+          msg: `Value error, ${err.message}`,
+          input: plan.query,
+          ctx: { error: {} },
+        },
+      ]);
     }
     throw err;
   }
@@ -203,14 +222,22 @@ export interface PlanRunner {
 }
 
 /** The response body as JSON text, from `runner` when given (worker threads), else made on this thread. */
-export async function searchJsonWith(deps: SearchDeps & { runner?: PlanRunner }, email: string, params: SearchParams): Promise<string> {
+export async function searchJsonWith(
+  deps: SearchDeps & { runner?: PlanRunner },
+  email: string,
+  params: SearchParams,
+): Promise<string> {
   if (!deps.runner) return JSON.stringify(searchDocuments(deps, email, params));
   const plan = planSearch(deps, email, params);
   return plan ? deps.runner.runJson(plan) : JSON.stringify({ results: [] } satisfies SearchResponseBody);
 }
 
 /** The response body, from `runner` when given (worker threads), else made on this thread. */
-export async function searchWith(deps: SearchDeps & { runner?: PlanRunner }, email: string, params: SearchParams): Promise<SearchResponseBody> {
+export async function searchWith(
+  deps: SearchDeps & { runner?: PlanRunner },
+  email: string,
+  params: SearchParams,
+): Promise<SearchResponseBody> {
   if (!deps.runner) return searchDocuments(deps, email, params);
   return JSON.parse(await searchJsonWith(deps, email, params)) as SearchResponseBody;
 }

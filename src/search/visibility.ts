@@ -43,7 +43,11 @@ function stillValid(state: IndexingState, memo: Memo, email: string, hidden: Hid
  * its groups or memberships change (its version), the user's registration on it changes, or it
  * becomes hidden or visible again.
  */
-export function visibleTokens(state: IndexingState, email: string, hidden: HiddenDatasource = NONE_HIDDEN): readonly string[] {
+export function visibleTokens(
+  state: IndexingState,
+  email: string,
+  hidden: HiddenDatasource = NONE_HIDDEN,
+): readonly string[] {
   const normalized = email.trim().toLowerCase();
   let byEmail = memos.get(state);
   if (!byEmail) memos.set(state, (byEmail = new Map()));

@@ -13,8 +13,15 @@ import { MemoryJournal, StateStore } from './store.ts';
 /** Directory of the state files inside the data directory. */
 export const stateDir = (dataDir: string): string => join(dataDir, 'state');
 
-export async function openState(config: Pick<Config, 'dataDir' | 'stateCompactBytes'>, log: Logger): Promise<StateStore> {
-  const journal = new FsJournal({ dir: stateDir(config.dataDir), compactBytes: config.stateCompactBytes, log: log.child({ component: 'state' }) });
+export async function openState(
+  config: Pick<Config, 'dataDir' | 'stateCompactBytes'>,
+  log: Logger,
+): Promise<StateStore> {
+  const journal = new FsJournal({
+    dir: stateDir(config.dataDir),
+    compactBytes: config.stateCompactBytes,
+    log: log.child({ component: 'state' }),
+  });
   return StateStore.open(journal, stateParts);
 }
 

@@ -27,7 +27,8 @@ export interface ScanResult {
 export function encodeFrames(payloads: readonly Uint8Array[]): Uint8Array {
   let total = 0;
   for (const p of payloads) {
-    if (p.byteLength > MAX_RECORD_BYTES) throw new RangeError(`record of ${p.byteLength} bytes exceeds ${MAX_RECORD_BYTES}`);
+    if (p.byteLength > MAX_RECORD_BYTES)
+      throw new RangeError(`record of ${p.byteLength} bytes exceeds ${MAX_RECORD_BYTES}`);
     total += FRAME_HEADER_BYTES + p.byteLength;
   }
   const out = new Uint8Array(total);

@@ -102,7 +102,8 @@ export class FsJournal implements Journal {
     }
     if (base === undefined) {
       base = logs.size > 0 ? Math.min(...logs) : 0;
-      if (base > 0) log.warn('no complete state snapshot found; replaying the remaining logs only', { fromGeneration: base });
+      if (base > 0)
+        log.warn('no complete state snapshot found; replaying the remaining logs only', { fromGeneration: base });
     }
 
     const events: StateEvent[] = [];
@@ -123,7 +124,12 @@ export class FsJournal implements Journal {
     await this.removeOlderThan(base, snapshots, [...logs]);
     this.gen = gen;
     this.writer = new RecordLogWriter(join(dir, logFileName(gen)), { size });
-    log.info('state loaded', { dir, snapshotGeneration: snapshot === undefined ? null : base, generation: gen, events: events.length });
+    log.info('state loaded', {
+      dir,
+      snapshotGeneration: snapshot === undefined ? null : base,
+      generation: gen,
+      events: events.length,
+    });
     return { snapshot, events };
   }
 
@@ -164,7 +170,10 @@ export class FsJournal implements Journal {
         log.info('state compacted', { generation: newGen, snapshotBytes: content.byteLength });
       } catch (err) {
         this.compactAt = next.size + this.opts.compactBytes;
-        log.error('state compaction failed; the log keeps growing and compaction is retried later', { generation: newGen, error: err });
+        log.error('state compaction failed; the log keeps growing and compaction is retried later', {
+          generation: newGen,
+          error: err,
+        });
       } finally {
         this.compacting = false;
       }
@@ -204,4 +213,3 @@ export class FsJournal implements Journal {
     }
   }
 }
-

@@ -43,7 +43,11 @@ export async function fsyncDir(dir: string): Promise<void> {
  * renamed over `path`, then the directory fsynced. A crash leaves the old or the new file, never a
  * mix; a leftover temporary file is the caller's to remove at start.
  */
-export async function replaceFileDurably(path: string, content: Uint8Array | string, tmp = `${path}.tmp`): Promise<void> {
+export async function replaceFileDurably(
+  path: string,
+  content: Uint8Array | string,
+  tmp = `${path}.tmp`,
+): Promise<void> {
   const fh = await open(tmp, 'w');
   try {
     await fh.writeFile(content);
@@ -157,7 +161,10 @@ export class RecordLogWriter {
   }
 
   append(payload: Uint8Array): Promise<void> {
-    if (this.failure) return Promise.reject(new StorageError('WRITER_FAILED', `log ${this.path} failed earlier: ${this.failure.message}`));
+    if (this.failure)
+      return Promise.reject(
+        new StorageError('WRITER_FAILED', `log ${this.path} failed earlier: ${this.failure.message}`),
+      );
     if (this.closed) return Promise.reject(new StorageError('WRITER_CLOSED', `log ${this.path} is closed`));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ bytes: payload, resolve, reject });
@@ -239,7 +246,10 @@ export class RecordLogWriter {
         this.stats.records += batch.length;
         for (const p of batch) p.resolve();
       } catch (err) {
-        this.fail(new StorageError('IO', `append to ${this.path} failed: ${(err as Error).message}`, { cause: err }), batch);
+        this.fail(
+          new StorageError('IO', `append to ${this.path} failed: ${(err as Error).message}`, { cause: err }),
+          batch,
+        );
       }
     }
     this.flushing = undefined;

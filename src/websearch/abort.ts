@@ -16,7 +16,10 @@ export function abortScope(parents: (AbortSignal | undefined)[], timeoutMs?: num
     if (p.aborted) ctl.abort();
     else p.addEventListener('abort', onAbort, { once: true });
   }
-  const timer = timeoutMs === undefined ? undefined : setTimeout(() => ctl.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => ctl.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   return {
     signal: ctl.signal,
     dispose() {

@@ -41,12 +41,21 @@ export function summaryResult(queries: string[], sources: ContextSource[]): WebS
     if (sentence) points.push(`- ${truncateText(sentence, SENTENCE_CHARS).text} [${i + 1}]`);
   });
   const list = cited.map((s, i) => `[${i + 1}] ${s.title || s.hostname} (${s.url})`);
-  const content = [`Summary of ${cited.length} grounded source${cited.length === 1 ? '' : 's'}:`, ...points, '', 'Sources:', ...list].join('\n');
+  const content = [
+    `Summary of ${cited.length} grounded source${cited.length === 1 ? '' : 's'}:`,
+    ...points,
+    '',
+    'Sources:',
+    ...list,
+  ].join('\n');
   const url = new URL('https://search.brave.com/search');
   url.searchParams.set('q', queries.join(' '));
   return {
     url: url.href,
-    metadata: { title: `Summary: ${queries.join('; ')}`, description: `Synthesized from ${sources.length} grounded sources` },
+    metadata: {
+      title: `Summary: ${queries.join('; ')}`,
+      description: `Synthesized from ${sources.length} grounded sources`,
+    },
     content,
   };
 }

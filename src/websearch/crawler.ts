@@ -77,7 +77,9 @@ function checkedLookup(policy: AddressPolicy) {
       for (const a of addresses) {
         const refused = policy(a.address);
         if (refused) {
-          return callback(new CrawlError('BLOCKED_ADDRESS', `${hostname} resolves to a ${refused} address (${a.address})`));
+          return callback(
+            new CrawlError('BLOCKED_ADDRESS', `${hostname} resolves to a ${refused} address (${a.address})`),
+          );
         }
       }
       if (addresses.length === 0) return callback(new CrawlError('NETWORK', `${hostname} has no address`));
@@ -95,7 +97,8 @@ export function checkUrl(raw: string, policy: AddressPolicy): URL {
   } catch {
     throw new CrawlError('BAD_URL', `not a URL: ${raw.slice(0, 200)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CrawlError('BAD_URL', `unsupported scheme ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CrawlError('BAD_URL', `unsupported scheme ${url.protocol}`);
   if (url.username || url.password) throw new CrawlError('BAD_URL', 'URLs with credentials are not fetched');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isForbiddenHostName(host)) throw new CrawlError('BLOCKED_ADDRESS', `host ${host} is not fetched`);
@@ -145,7 +148,11 @@ function parseContentType(value: string | undefined): { mediaType: string; chars
 }
 
 /** Read at most `max` bytes of a (decompressed) response body; an abort of `signal` ends the read. */
-async function readCapped(res: http.IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  res: http.IncomingMessage,
+  max: number,
+  signal: AbortSignal,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
   let dec;
   try {
     dec = contentDecoder(res.headers['content-encoding']);
@@ -190,7 +197,8 @@ export async function fetchPage(rawUrl: string, opts: FetchOptions): Promise<Fet
     }
     if (REDIRECTS.has(r.status) && r.headers.location) {
       r.res.destroy();
-      if (hop >= opts.maxRedirects) throw new CrawlError('TOO_MANY_REDIRECTS', `more than ${opts.maxRedirects} redirects`);
+      if (hop >= opts.maxRedirects)
+        throw new CrawlError('TOO_MANY_REDIRECTS', `more than ${opts.maxRedirects} redirects`);
       url = checkUrl(new URL(r.headers.location, url).href, opts.policy);
       continue;
     }
@@ -202,7 +210,8 @@ export async function fetchPage(rawUrl: string, opts: FetchOptions): Promise<Fet
       }
       const { body, truncated } = await readCapped(r.res, opts.maxBytes, opts.signal);
       if (mediaType === '') mediaType = sniffType(body);
-      if (truncated && mediaType === 'application/pdf') throw new CrawlError('TOO_LARGE', `PDF larger than ${opts.maxBytes} bytes`);
+      if (truncated && mediaType === 'application/pdf')
+        throw new CrawlError('TOO_LARGE', `PDF larger than ${opts.maxBytes} bytes`);
       return { url: url.href, mediaType, charset, body, truncated };
     } catch (err) {
       r.res.destroy();

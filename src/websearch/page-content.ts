@@ -8,7 +8,12 @@
  */
 import { decodeText } from '../../extractors/text-decode.ts';
 import {
-  MAIN_CONTENT_TIMEOUT_MS, type JobRunner, type MainContent, extract, extractMainContentPooled, truncateText,
+  MAIN_CONTENT_TIMEOUT_MS,
+  type JobRunner,
+  type MainContent,
+  extract,
+  extractMainContentPooled,
+  truncateText,
 } from '../../extractors/index.ts';
 import type { FetchedPage } from './crawler.ts';
 
@@ -23,9 +28,18 @@ export interface PageContent {
 export const PAGE_EXTRACT_TIMEOUT_MS = MAIN_CONTENT_TIMEOUT_MS;
 
 /** Main content of an HTML/XHTML body; `charset` is the Content-Type parameter. */
-export type HtmlExtractor = (bytes: Uint8Array, charset: string | undefined, maxChars: number, signal: AbortSignal) => Promise<MainContent>;
+export type HtmlExtractor = (
+  bytes: Uint8Array,
+  charset: string | undefined,
+  maxChars: number,
+  signal: AbortSignal,
+) => Promise<MainContent>;
 /** Text of a binary document (PDF). */
-export type DocumentExtractor = (bytes: Uint8Array, mediaType: string, signal: AbortSignal) => Promise<{ text: string; title?: string }>;
+export type DocumentExtractor = (
+  bytes: Uint8Array,
+  mediaType: string,
+  signal: AbortSignal,
+) => Promise<{ text: string; title?: string }>;
 
 /** How pages that need a parser are read; injectable for tests. */
 export interface PageExtractors {
@@ -39,7 +53,13 @@ export function poolPageExtractors(pool?: JobRunner): PageExtractors {
     html: (bytes, charset, maxChars, signal) =>
       extractMainContentPooled(bytes, { charset, maxChars, signal, timeoutMs: PAGE_EXTRACT_TIMEOUT_MS, pool }),
     document: async (bytes, mediaType, signal) => {
-      const x = await extract(bytes, { mediaType, signal, limits: { timeoutMs: PAGE_EXTRACT_TIMEOUT_MS }, pool, interactive: true });
+      const x = await extract(bytes, {
+        mediaType,
+        signal,
+        limits: { timeoutMs: PAGE_EXTRACT_TIMEOUT_MS },
+        pool,
+        interactive: true,
+      });
       return { text: x.text, title: x.title };
     },
   };
@@ -54,7 +74,12 @@ export async function pageContent(
 ): Promise<PageContent> {
   if (page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml') {
     const main = await extractors.html(page.body, page.charset, maxChars, signal);
-    return { title: main.title, description: main.description, text: main.text, truncated: main.truncated || page.truncated };
+    return {
+      title: main.title,
+      description: main.description,
+      text: main.text,
+      truncated: main.truncated || page.truncated,
+    };
   }
   if (page.mediaType === 'text/plain') {
     const cut = truncateText(decodeText(page.body, page.charset).replace(/\r\n?/g, '\n').trim(), maxChars);

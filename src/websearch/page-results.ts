@@ -43,7 +43,13 @@ async function crawlOne(hit: SearchHit, s: CrawlSettings, signal: AbortSignal): 
   const scope = abortScope([signal], s.pageTimeoutMs);
   let content;
   try {
-    const page = await fetchPage(hit.url, { userAgent: s.userAgent, policy: s.policy, maxBytes: s.maxBytes, maxRedirects: s.maxRedirects, signal: scope.signal });
+    const page = await fetchPage(hit.url, {
+      userAgent: s.userAgent,
+      policy: s.policy,
+      maxBytes: s.maxBytes,
+      maxRedirects: s.maxRedirects,
+      signal: scope.signal,
+    });
     content = await pageContent(page, s.maxChars, s.extractors, scope.signal);
   } finally {
     scope.dispose();
@@ -57,7 +63,12 @@ async function crawlOne(hit: SearchHit, s: CrawlSettings, signal: AbortSignal): 
 }
 
 /** Crawl every hit until `deadlineAt` (epoch ms); hits not read in time keep their snippet. */
-export async function crawlHits(hits: SearchHit[], s: CrawlSettings, deadlineAt: number, signal: AbortSignal): Promise<WebSearchResult[]> {
+export async function crawlHits(
+  hits: SearchHit[],
+  s: CrawlSettings,
+  deadlineAt: number,
+  signal: AbortSignal,
+): Promise<WebSearchResult[]> {
   const results = hits.map(snippetResult);
   if (hits.length === 0) return results;
   const stop = new AbortController();

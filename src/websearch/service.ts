@@ -26,12 +26,19 @@ import { createSearxngProvider } from './providers/searxng.ts';
 import { type ContextProvider, ProviderError, type SearchHit, type WebSearchProvider } from './providers/types.ts';
 import { type AddressPolicy, createAddressPolicy } from './ssrf.ts';
 import {
-  DEFAULT_COUNT, DEFAULT_TIMEOUT_S, MAX_COUNT, MAX_TIMEOUT_S, type WebSearchRequest, type WebSearchResult, type WebSearchService,
+  DEFAULT_COUNT,
+  DEFAULT_TIMEOUT_S,
+  MAX_COUNT,
+  MAX_TIMEOUT_S,
+  type WebSearchRequest,
+  type WebSearchResult,
+  type WebSearchService,
 } from './types.ts';
 import { hostAllowed, isWebUrl, normaliseUrl, siteHost, siteQueries } from './urls.ts';
 
 /** Default User-Agent: names the product; operators set CRAWLER_USER_AGENT with their own contact URL. */
-export const DEFAULT_USER_AGENT = 'EnterpriseSearchCrawler/0.1 (+https://example.invalid/crawler-contact; set CRAWLER_USER_AGENT)';
+export const DEFAULT_USER_AGENT =
+  'EnterpriseSearchCrawler/0.1 (+https://example.invalid/crawler-contact; set CRAWLER_USER_AGENT)';
 
 /** Time kept back from the deadline to assemble and send the answer. */
 const ANSWER_RESERVE_MS = 30;
@@ -72,12 +79,19 @@ function select<T extends { url: string }>(items: T[], hosts: string[], count: n
 export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
   const { config, log } = deps;
   const policy = deps.policy ?? createAddressPolicy({ allowPrivate: config.allowPrivateAddresses });
-  const brave = config.braveApiKey ? createBraveProvider({ apiKey: config.braveApiKey, baseUrl: config.braveBaseUrl }) : undefined;
+  const brave = config.braveApiKey
+    ? createBraveProvider({ apiKey: config.braveApiKey, baseUrl: config.braveBaseUrl })
+    : undefined;
   const searxng = config.searxngBaseUrl ? createSearxngProvider({ baseUrl: config.searxngBaseUrl }) : undefined;
   const extractors = deps.extractors ?? poolPageExtractors();
 
   /** Run one provider call per query; at least one must succeed. */
-  async function perQuery<T>(queries: string[], name: string, timeoutS: number, call: (q: string) => Promise<T[]>): Promise<T[][]> {
+  async function perQuery<T>(
+    queries: string[],
+    name: string,
+    timeoutS: number,
+    call: (q: string) => Promise<T[]>,
+  ): Promise<T[][]> {
     const settled = await Promise.allSettled(queries.map(call));
     const lists = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
@@ -87,7 +101,12 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
       const reason = first.code === 'TIMEOUT' ? `${name} did not answer within ${timeoutS} s` : first.message;
       throw new ServiceError('BAD_GATEWAY', `Web search provider failed: ${reason}`);
     }
-    if (failures.length > 0) log.warn('web search: some queries failed', { provider: name, failed: failures.length, reason: (failures[0] as Error).message });
+    if (failures.length > 0)
+      log.warn('web search: some queries failed', {
+        provider: name,
+        failed: failures.length,
+        reason: (failures[0] as Error).message,
+      });
     return lists;
   }
 
@@ -105,11 +124,16 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
       const signal = scope.signal;
       try {
         if (mode === 'context') {
-          if (!brave) throw new ServiceError('UNAVAILABLE', 'Web search mode context is not available: BRAVE_API_KEY is not configured');
+          if (!brave)
+            throw new ServiceError(
+              'UNAVAILABLE',
+              'Web search mode context is not available: BRAVE_API_KEY is not configured',
+            );
           const contextProvider: ContextProvider = brave;
           const sent = queries.flatMap((q) => siteQueries(q, hosts, contextProvider.queryLimits));
           const lists = await perQuery(sent, contextProvider.name, timeoutS, (q) =>
-            contextProvider.context({ query: q, count: deep ? 50 : 20, maxTokens: deep ? 16384 : 8192 }, signal));
+            contextProvider.context({ query: q, count: deep ? 50 : 20, maxTokens: deep ? 16384 : 8192 }, signal),
+          );
           const sources = select(interleave(lists), hosts, count);
           if (sources.length === 0) return [];
           return [summaryResult(queries, sources), ...sources.slice(0, count - 1).map(sourceResult)];
@@ -120,20 +144,27 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
           throw new ServiceError('UNAVAILABLE', `Web search mode ${mode} is not available: ${missing} not configured`);
         }
         const sent = queries.flatMap((q) => siteQueries(q, hosts, provider.queryLimits));
-        const lists = await perQuery(sent, provider.name, timeoutS, (q) => provider.search({ query: q, count, extraSnippets: deep }, signal));
+        const lists = await perQuery(sent, provider.name, timeoutS, (q) =>
+          provider.search({ query: q, count, extraSnippets: deep }, signal),
+        );
         const hits: SearchHit[] = select(interleave(lists), hosts, count);
         if (mode === 'engine2' && !deep) return hits.map(snippetResult);
-        return await crawlHits(hits, {
-          userAgent: config.userAgent || DEFAULT_USER_AGENT,
-          policy,
-          maxBytes: config.crawlMaxBytes,
-          maxRedirects: config.crawlMaxRedirects,
-          concurrency: config.crawlConcurrency,
-          pageTimeoutMs: deep ? timeoutS * 1000 : config.crawlPageTimeoutMs,
-          maxChars: deep ? config.deepContentChars : config.contentChars,
-          extractors,
-          log,
-        }, deadlineAt, signal);
+        return await crawlHits(
+          hits,
+          {
+            userAgent: config.userAgent || DEFAULT_USER_AGENT,
+            policy,
+            maxBytes: config.crawlMaxBytes,
+            maxRedirects: config.crawlMaxRedirects,
+            concurrency: config.crawlConcurrency,
+            pageTimeoutMs: deep ? timeoutS * 1000 : config.crawlPageTimeoutMs,
+            maxChars: deep ? config.deepContentChars : config.contentChars,
+            extractors,
+            log,
+          },
+          deadlineAt,
+          signal,
+        );
       } finally {
         scope.dispose();
       }

@@ -29,7 +29,13 @@ export type AddressCategory =
 export type AddressPolicy = (address: string) => AddressCategory | null;
 
 /** Host names of cloud metadata services, refused before any lookup. */
-const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 /**
  * Parse IPv4 the way inet_aton does: 1 to 4 parts, each decimal, octal
@@ -106,7 +112,12 @@ export function classifyIPv4(ip: number): AddressCategory {
   if (inV4(ip, '100.64.0.0', 10)) return 'cgnat';
   if (inV4(ip, '192.0.2.0', 24) || inV4(ip, '198.51.100.0', 24) || inV4(ip, '203.0.113.0', 24)) return 'documentation';
   if (inV4(ip, '224.0.0.0', 4)) return 'multicast';
-  if (inV4(ip, '240.0.0.0', 4) || inV4(ip, '192.0.0.0', 24) || inV4(ip, '198.18.0.0', 15) || inV4(ip, '192.88.99.0', 24)) {
+  if (
+    inV4(ip, '240.0.0.0', 4) ||
+    inV4(ip, '192.0.0.0', 24) ||
+    inV4(ip, '198.18.0.0', 15) ||
+    inV4(ip, '192.88.99.0', 24)
+  ) {
     return 'reserved';
   }
   return 'public';

@@ -97,7 +97,9 @@ const TRACKING = /^(utm_\w+|gclid|fbclid|mc_cid|mc_eid|ref_src)$/i;
 export function normaliseUrl(raw: string): string {
   try {
     const u = new URL(raw);
-    const params = [...u.searchParams].filter(([k]) => !TRACKING.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const params = [...u.searchParams]
+      .filter(([k]) => !TRACKING.test(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
     const host = u.hostname.replace(/^www\./, '');
     const port = u.port && !['80', '443'].includes(u.port) ? `:${u.port}` : '';

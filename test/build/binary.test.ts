@@ -37,7 +37,11 @@ function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   return promisify(execFile)(binary, args, { cwd: runDir, env: bareEnv() }).then(
     (r) => ({ stdout: r.stdout, stderr: r.stderr, code: 0 }),
-    (err: { stdout: string; stderr: string; code: number }) => ({ stdout: err.stdout, stderr: err.stderr, code: err.code }),
+    (err: { stdout: string; stderr: string; code: number }) => ({
+      stdout: err.stdout,
+      stderr: err.stderr,
+      code: err.code,
+    }),
   );
 }
 
@@ -76,7 +80,11 @@ async function startFakeSearxngWithPdf(): Promise<string> {
     const self = `http://127.0.0.1:${(fake!.address() as AddressInfo).port}`;
     if (url.pathname === '/search') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ results: [{ url: `${self}/sample.pdf`, title: 'Sample PDF', content: 'snippet only', engine: 'fake' }] }));
+      res.end(
+        JSON.stringify({
+          results: [{ url: `${self}/sample.pdf`, title: 'Sample PDF', content: 'snippet only', engine: 'fake' }],
+        }),
+      );
     } else if (url.pathname === '/sample.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(pdf);
@@ -88,16 +96,19 @@ async function startFakeSearxngWithPdf(): Promise<string> {
   return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 }
 
-before(async () => {
-  temp = await mkdtemp(join(tmpdir(), 'binary-test-'));
-  const built = await buildBinary({ outDir: join(temp, 'build') });
-  runDir = join(temp, 'run');
-  await mkdir(join(runDir, 'tmp'), { recursive: true });
-  binary = join(runDir, 'enterprise-search');
-  await copyFile(built.binary, binary);
-  await rm(join(temp, 'build'), { recursive: true, force: true });
-  await chmod(binary, 0o755);
-}, { timeout: 180_000 });
+before(
+  async () => {
+    temp = await mkdtemp(join(tmpdir(), 'binary-test-'));
+    const built = await buildBinary({ outDir: join(temp, 'build') });
+    runDir = join(temp, 'run');
+    await mkdir(join(runDir, 'tmp'), { recursive: true });
+    binary = join(runDir, 'enterprise-search');
+    await copyFile(built.binary, binary);
+    await rm(join(temp, 'build'), { recursive: true, force: true });
+    await chmod(binary, 0o755);
+  },
+  { timeout: 180_000 },
+);
 
 after(async () => {
   if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -126,7 +137,13 @@ test('--help lists every configuration variable; an unknown argument exits with 
 test('from an empty folder: serves the admin, Indexing and search APIs, extracts PDF and DOCX in workers, stops on SIGTERM', async () => {
   const searxng = await startFakeSearxngWithPdf();
   server = await startServer({
-    PORT: '0', DATA_DIR: join(runDir, 'data'), ADMIN_KEY, LOG_LEVEL: 'info', SEARXNG_BASE_URL: searxng, CRAWLER_ALLOW_PRIVATE: 'true', COMMIT_INTERVAL_MS: '100',
+    PORT: '0',
+    DATA_DIR: join(runDir, 'data'),
+    ADMIN_KEY,
+    LOG_LEVEL: 'info',
+    SEARXNG_BASE_URL: searxng,
+    CRAWLER_ALLOW_PRIVATE: 'true',
+    COMMIT_INTERVAL_MS: '100',
   });
   const health = await fetch(`${server.base}/healthz`);
   assert.equal(health.status, 200);
@@ -138,24 +155,46 @@ test('from an empty folder: serves the admin, Indexing and search APIs, extracts
   assert.equal(ds.status, 200, JSON.stringify(ds.body));
   assert.equal(ds.body.name, 'wiki');
   const listed = await call('GET', '/api/indexing/datasources', sa.body.key);
-  assert.deepEqual(listed.body.datasources.map((d: { name: string }) => d.name), ['wiki']);
+  assert.deepEqual(
+    listed.body.datasources.map((d: { name: string }) => d.name),
+    ['wiki'],
+  );
 
   // The PDF goes through the extraction worker pool (bundled worker asset, pdf.js inside).
   assert.equal((await call('POST', '/api/admin/accounts', ADMIN_KEY, { email: 'user@example.com' })).status, 200);
   const personal = await call('POST', '/api/admin/accounts/user@example.com/keys', ADMIN_KEY, {});
   assert.equal(personal.status, 200, JSON.stringify(personal.body));
-  const web = await call('POST', '/api/beta/web_search', personal.body.key, { queries: ['zebrafish'], mode: 'engine2', deep_search: true });
+  const web = await call('POST', '/api/beta/web_search', personal.body.key, {
+    queries: ['zebrafish'],
+    mode: 'engine2',
+    deep_search: true,
+  });
   assert.equal(web.status, 200, JSON.stringify(web.body));
   assert.match(web.body[0].content, /Zebrafish migration study/);
   assert.match(web.body[0].content, /Second page about kelp forests/);
 
   // A DOCX pushed through the Indexing API is extracted in a worker, committed, and found by the search API.
-  assert.equal((await call('POST', '/api/indexing/users', sa.body.key, { datasource: 'wiki', user: { email: 'user@example.com' } })).status, 200);
+  assert.equal(
+    (
+      await call('POST', '/api/indexing/users', sa.body.key, {
+        datasource: 'wiki',
+        user: { email: 'user@example.com' },
+      })
+    ).status,
+    200,
+  );
   const docx = (await readFile(join(ROOT, 'test', 'extractors', 'fixtures', 'sample.docx'))).toString('base64');
   const pushed = await call('POST', '/api/indexing/documents?wait=true', sa.body.key, {
     documents: {
-      datasource: 'wiki', id: 'doc-1', title: 'Sample report', file_type: 'file', last_modified: '2026-01-01T00:00:00Z',
-      body: { mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', binary_base64: docx },
+      datasource: 'wiki',
+      id: 'doc-1',
+      title: 'Sample report',
+      file_type: 'file',
+      last_modified: '2026-01-01T00:00:00Z',
+      body: {
+        mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        binary_base64: docx,
+      },
     },
   });
   assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
@@ -163,7 +202,10 @@ test('from an empty folder: serves the admin, Indexing and search APIs, extracts
   assert.equal(pushed.body.committed, true);
   const found = await call('GET', '/api/beta/search?query=photosynthesis', personal.body.key);
   assert.equal(found.status, 200, JSON.stringify(found.body));
-  assert.deepEqual(found.body.results.map((r: { id: string }) => r.id), ['wiki:doc-1']);
+  assert.deepEqual(
+    found.body.results.map((r: { id: string }) => r.id),
+    ['wiki:doc-1'],
+  );
   assert.equal(found.body.results[0].file_type, 'word');
 
   server.child.kill('SIGTERM');
@@ -174,4 +216,3 @@ test('from an empty folder: serves the admin, Indexing and search APIs, extracts
   assert.deepEqual(await readdir(join(runDir, 'tmp')), [], 'the embedded addon leaves no temporary file behind');
   assert.doesNotMatch(server.output(), new RegExp(ADMIN_KEY), 'the admin key is never printed');
 });
-

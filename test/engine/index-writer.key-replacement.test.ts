@@ -20,7 +20,12 @@ function rng(seed: number): (n: number) => number {
 
 describe('IndexWriter key replacement across buffers and segments', () => {
   async function run(keys: number, steps: number, opsPerStep: number): Promise<void> {
-    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: false, ramBufferBytes: 8 * 1024 });
+    const index = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      merge: false,
+      ramBufferBytes: 8 * 1024,
+    });
     const rand = rng(42);
     /** key -> version of its live copy (absent: deleted or never added). */
     const model = new Map<string, { version: number; ds: string }>();
@@ -33,7 +38,13 @@ describe('IndexWriter key replacement across buffers and segments', () => {
         if (r < 75) {
           const v = ++version;
           const ds = `ds${rand(4)}`;
-          index.writer.add(makeDoc(i, { keywords: { ds: [ds], acl: ['all'] }, stored: { v }, text: { title: `t${i}`, body: `version ${v} of ${key}` } }));
+          index.writer.add(
+            makeDoc(i, {
+              keywords: { ds: [ds], acl: ['all'] },
+              stored: { v },
+              text: { title: `t${i}`, body: `version ${v} of ${key}` },
+            }),
+          );
           model.set(key, { version: v, ds });
         } else if (r < 95) {
           index.writer.delete(key);

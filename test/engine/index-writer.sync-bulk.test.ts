@@ -12,11 +12,18 @@ import { SCHEMA, makeDoc, liveDocs } from './helpers/storage-fixtures.ts';
 
 describe('IndexWriter synchronous bulk load', () => {
   it('applies updates and deletes to sealed buffers added in the same synchronous run', async () => {
-    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: false, ramBufferBytes: 32 * 1024 });
-    const body = (i: number, v: string) => `body ${v} text for document ${i} ` + 'filler words make blocks compress '.repeat(20);
+    const index = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      merge: false,
+      ramBufferBytes: 32 * 1024,
+    });
+    const body = (i: number, v: string) =>
+      `body ${v} text for document ${i} ` + 'filler words make blocks compress '.repeat(20);
     for (let i = 0; i < 600; i++) index.writer.add(makeDoc(i, { text: { title: `t${i}`, body: body(i, 'first') } }));
     // still in the same synchronous run: keys now sit in sealed buffers
-    for (let i = 0; i < 600; i += 7) index.writer.add(makeDoc(i, { text: { title: `t${i}`, body: body(i, 'second') }, stored: { n: -i - 1 } }));
+    for (let i = 0; i < 600; i += 7)
+      index.writer.add(makeDoc(i, { text: { title: `t${i}`, body: body(i, 'second') }, stored: { n: -i - 1 } }));
     for (let i = 3; i < 600; i += 11) index.writer.delete(`k${i}`);
     await index.writer.commit();
     assert.ok(index.reader.segments().length > 3, 'several buffers were sealed during the loop');

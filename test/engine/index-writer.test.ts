@@ -141,7 +141,10 @@ for (const [name, makeDir] of directories) {
     it('allows one open index per directory until it is closed', async () => {
       const dir = await makeDir();
       const a = await openIndex({ directory: dir, schema: SCHEMA });
-      await assert.rejects(openIndex({ directory: dir, schema: SCHEMA }), (e) => e instanceof EngineError && e.code === 'LOCKED');
+      await assert.rejects(
+        openIndex({ directory: dir, schema: SCHEMA }),
+        (e) => e instanceof EngineError && e.code === 'LOCKED',
+      );
       await a.close();
       const b = await openIndex({ directory: dir, schema: SCHEMA });
       await b.close();
@@ -159,11 +162,17 @@ for (const [name, makeDir] of directories) {
         { key: 'x', text: { 'bad name': 'a' } },
       ];
       for (const d of bad) {
-        assert.throws(() => index.writer.add(d as never), (e) => e instanceof EngineError && e.code === 'INVALID_DOCUMENT');
+        assert.throws(
+          () => index.writer.add(d as never),
+          (e) => e instanceof EngineError && e.code === 'INVALID_DOCUMENT',
+        );
       }
       assert.equal(index.writer.pendingDocs, 0);
       await index.close();
-      assert.throws(() => index.writer.add(makeDoc(1)), (e) => e instanceof EngineError && e.code === 'CLOSED');
+      assert.throws(
+        () => index.writer.add(makeDoc(1)),
+        (e) => e instanceof EngineError && e.code === 'CLOSED',
+      );
       await assert.rejects(index.writer.commit(), (e) => e instanceof EngineError && e.code === 'CLOSED');
     });
   });

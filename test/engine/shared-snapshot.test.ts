@@ -27,7 +27,10 @@ function docs(from: number, n: number) {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
     const body = Array.from({ length: 12 }, (_, j) => WORDS[(i * 7 + j * 3 + (i % 5) * j) % WORDS.length]).join(' ');
-    return doc(`d${i}`, `${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} ${i}`, body, { keywords: { acl: [`g${i % 3}`], source: ['wiki'] }, numbers: { modified: i } });
+    return doc(`d${i}`, `${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} ${i}`, body, {
+      keywords: { acl: [`g${i % 3}`], source: ['wiki'] },
+      numbers: { modified: i },
+    });
   });
 }
 
@@ -37,10 +40,15 @@ function answers(s: Searcher): unknown {
   for (const q of ['budget', 'travel plan', '"server invoice"', 'review -archive', 'holiday +meeting']) {
     for (const filter of [undefined, { keyword: 'acl', anyOf: ['g1', 'g2'] }]) {
       const r = s.search({ query: q, language: 'en', limit: 7, offset: 1, filter });
-      out.push(r.total, r.hits.map((h) => [h.key, h.score, s.highlight(h, s.parse(q, 'en'), { maxPassages: 1 })]));
+      out.push(
+        r.total,
+        r.hits.map((h) => [h.key, h.score, s.highlight(h, s.parse(q, 'en'), { maxPassages: 1 })]),
+      );
     }
   }
-  out.push(s.moreLikeThis('d3', { limit: 5, filter: { keyword: 'acl', anyOf: ['g0', 'g1'] } }).map((h) => [h.key, h.score]));
+  out.push(
+    s.moreLikeThis('d3', { limit: 5, filter: { keyword: 'acl', anyOf: ['g0', 'g1'] } }).map((h) => [h.key, h.score]),
+  );
   return out;
 }
 
@@ -52,7 +60,8 @@ async function check(dir: Directory): Promise<void> {
   for (const d of docs(0, 60)) index.writer.add(d);
   await index.writer.commit();
   const first = await post(index.reader.share());
-  for (const seg of first.segments) assert.ok(seg.bytes.buffer instanceof SharedArrayBuffer, 'segment images are in shared memory');
+  for (const seg of first.segments)
+    assert.ok(seg.bytes.buffer instanceof SharedArrayBuffer, 'segment images are in shared memory');
   remote.load(first);
   assert.equal(remote.generation, index.reader.generation);
   assert.deepEqual(answers(remote.searcher()), answers(index.reader.searcher()));
@@ -62,7 +71,8 @@ async function check(dir: Directory): Promise<void> {
   const beforeAnswers = answers(before);
   for (const d of docs(60, 40)) index.writer.add(d);
   for (let i = 0; i < 60; i += 4) index.writer.delete(`d${i}`);
-  for (const d of docs(10, 5)) index.writer.add({ ...d, text: { title: 'replaced travel', body: 'travel budget review' } });
+  for (const d of docs(10, 5))
+    index.writer.add({ ...d, text: { title: 'replaced travel', body: 'travel budget review' } });
   await index.writer.commit();
   assert.equal(index.reader.share(), index.reader.share(), 'one description per snapshot');
   remote.load(await post(index.reader.share()));

@@ -37,7 +37,9 @@ describe('ZIP member names without the UTF-8 flag', () => {
   });
 
   it('UTF-8 names without the flag (macOS) stay UTF-8', async () => {
-    const e = await extractInline(zipWithRawName(Buffer.from('Übersicht März.txt', 'utf8'), 'Umsatzzahlen'), { mediaType: 'application/zip' });
+    const e = await extractInline(zipWithRawName(Buffer.from('Übersicht März.txt', 'utf8'), 'Umsatzzahlen'), {
+      mediaType: 'application/zip',
+    });
     assert.equal(e.sections[0].label, 'Übersicht März.txt');
   });
 });

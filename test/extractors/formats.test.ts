@@ -18,14 +18,23 @@ describe('extract text per format', () => {
     assert.equal(e.pageCount, 2);
     assert.equal(e.title, 'Quarterly Report');
     assert.equal(e.author, 'Erika Mustermann');
-    assert.deepEqual(e.sections.map((s) => [s.kind, s.label]), [['page', '1'], ['page', '2']]);
+    assert.deepEqual(
+      e.sections.map((s) => [s.kind, s.label]),
+      [
+        ['page', '1'],
+        ['page', '2'],
+      ],
+    );
     assert.match(sectionText(e, 0), /Zebrafish migration study\nPage one discusses aquatic habitats\./);
     assert.equal(sectionText(e, 1), 'Second page about kelp forests.');
   });
 
   it('DOCX: paragraphs via mammoth, core properties', async () => {
     const e = await run('sample.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    assert.equal(e.text, 'Heading about photosynthesis\n\nChlorophyll absorbs light in the red and blue bands.\n\nGrößenordnung und Übersicht.');
+    assert.equal(
+      e.text,
+      'Heading about photosynthesis\n\nChlorophyll absorbs light in the red and blue bands.\n\nGrößenordnung und Übersicht.',
+    );
     assert.equal(e.title, 'Quarterly Report');
     assert.equal(e.author, 'Erika Mustermann');
   });
@@ -33,7 +42,10 @@ describe('extract text per format', () => {
   it('PPTX: slide text and speaker notes per slide, without the notes slide number', async () => {
     const e = await run('sample.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
     assert.equal(e.pageCount, 2);
-    assert.deepEqual(e.sections.map((s) => s.kind), ['slide', 'slide']);
+    assert.deepEqual(
+      e.sections.map((s) => s.kind),
+      ['slide', 'slide'],
+    );
     assert.equal(sectionText(e, 0), 'Roadmap 2027\n\nLaunch the telescope\n\nSpeaker notes mention nebula funding.');
     assert.equal(sectionText(e, 1), 'Budget overview\n\nRemember the asteroid survey.');
     assert.equal(e.language, 'en');
@@ -41,7 +53,13 @@ describe('extract text per format', () => {
 
   it('XLSX: cells by row with sheet names, shared strings, numbers and booleans', async () => {
     const e = await run('sample.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    assert.deepEqual(e.sections.map((s) => [s.kind, s.label]), [['sheet', 'Inventory'], ['sheet', 'Suppliers']]);
+    assert.deepEqual(
+      e.sections.map((s) => [s.kind, s.label]),
+      [
+        ['sheet', 'Inventory'],
+        ['sheet', 'Suppliers'],
+      ],
+    );
     assert.equal(sectionText(e, 0), 'Inventory\nItem\tCount\nHarpsichord\t3\nTheremin\t7');
     assert.equal(sectionText(e, 1), 'Suppliers\nName\tActive\nAcme Instruments\tTRUE');
     assert.equal(e.pageCount, 2);
@@ -56,7 +74,10 @@ describe('extract text per format', () => {
 
   it('ODS: tables as sheet sections', async () => {
     const e = await run('sample.ods', 'application/vnd.oasis.opendocument.spreadsheet');
-    assert.deepEqual(e.sections.map((s) => s.label), ['Ledger', 'Notes']);
+    assert.deepEqual(
+      e.sections.map((s) => s.label),
+      ['Ledger', 'Notes'],
+    );
     assert.equal(sectionText(e, 0), 'Ledger\nAccount\tBalance\nPetty cash\t420.5');
     assert.equal(sectionText(e, 1), 'Notes\nAudit pending');
   });
@@ -77,7 +98,8 @@ describe('extract text per format', () => {
   });
 
   it('HTML: charset from <meta> when the media type has none', async () => {
-    const html = '<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body><p>Men\u00fc</p><p>Cr\u00e8me</p></body></html>';
+    const html =
+      '<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body><p>Men\u00fc</p><p>Cr\u00e8me</p></body></html>';
     const bytes = new Uint8Array(Buffer.from(html, 'latin1'));
     const e = await extractInline(bytes, { mediaType: 'text/html' });
     assert.equal(e.title, 'Café');
@@ -97,7 +119,11 @@ describe('extract text per format', () => {
   });
 
   it('plain text: UTF-16 BE with BOM decoded', async () => {
-    const be = Uint8Array.from([0xfe, 0xff, ...[...'Grüße'].flatMap((c) => [c.charCodeAt(0) >> 8, c.charCodeAt(0) & 0xff])]);
+    const be = Uint8Array.from([
+      0xfe,
+      0xff,
+      ...[...'Grüße'].flatMap((c) => [c.charCodeAt(0) >> 8, c.charCodeAt(0) & 0xff]),
+    ]);
     assert.equal((await extractInline(be, { mediaType: 'application/octet-stream' })).text, 'Grüße');
   });
 
@@ -113,13 +139,18 @@ describe('extract text per format', () => {
   });
 
   it('CSV and TSV: quoted fields unquoted, cells tab-separated', async () => {
-    assert.equal((await run('sample.csv', 'text/csv')).text, 'name\tcity\tquote\nSmith, Anna\tBerlin\tShe said "hello"\nOkafor\tLagos\tplain');
+    assert.equal(
+      (await run('sample.csv', 'text/csv')).text,
+      'name\tcity\tquote\nSmith, Anna\tBerlin\tShe said "hello"\nOkafor\tLagos\tplain',
+    );
     assert.equal((await run('sample.tsv', 'text/tab-separated-values')).text, 'sku\tdescription\nA-1\tTitanium spork');
   });
 
   it('JSON: keys and scalar values, one per line', async () => {
-    assert.equal((await run('sample.json', 'application/json')).text,
-      'product: Gyroscope\nnavigation\nprecision\nmaker: Orbital GmbH\ncount: 12');
+    assert.equal(
+      (await run('sample.json', 'application/json')).text,
+      'product: Gyroscope\nnavigation\nprecision\nmaker: Orbital GmbH\ncount: 12',
+    );
   });
 
   it('XML: text nodes with entities, title element', async () => {
@@ -137,10 +168,19 @@ describe('extract text per format', () => {
     const e = await run('sample.eml', 'message/rfc822');
     assert.equal(e.title, 'Quartalsbericht für März');
     assert.equal(e.author, 'Jürgen Müller <juergen@example.com>');
-    assert.match(e.text, /^From: Jürgen Müller <juergen@example\.com>\nTo: team@example\.com\nSubject: Quartalsbericht für März\nDate: Tue, 03 Mar 2026/);
+    assert.match(
+      e.text,
+      /^From: Jürgen Müller <juergen@example\.com>\nTo: team@example\.com\nSubject: Quartalsbericht für März\nDate: Tue, 03 Mar 2026/,
+    );
     assert.match(e.text, /Die Umsätze im Norden sind gestiegen\. Sehr schön, ein langer Satz mit Umbruch\./);
     assert.doesNotMatch(e.text, /HTML alternative/);
-    assert.deepEqual(e.sections.map((s) => [s.kind, s.label]), [['part', 'notes.txt'], ['part', 'report.docx']]);
+    assert.deepEqual(
+      e.sections.map((s) => [s.kind, s.label]),
+      [
+        ['part', 'notes.txt'],
+        ['part', 'report.docx'],
+      ],
+    );
     assert.equal(sectionText(e, 0), 'notes.txt\nAttachment mentions the word pangolin.');
     assert.match(sectionText(e, 1), /Chlorophyll absorbs light/);
   });
@@ -153,7 +193,8 @@ describe('extract text per format', () => {
 
   it('email: attached message extracted recursively', async () => {
     const inner = 'From: inner@example.com\r\nSubject: Inner\r\n\r\nNested body about capybaras.\r\n';
-    const outer = 'From: outer@example.com\r\nSubject: Fwd\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n' +
+    const outer =
+      'From: outer@example.com\r\nSubject: Fwd\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n' +
       `--b\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment; filename="fwd.eml"\r\n\r\n${inner}--b--\r\n`;
     const e = await extractInline(new TextEncoder().encode(outer), { mediaType: 'message/rfc822' });
     assert.equal(e.sections.length, 1);
@@ -162,8 +203,10 @@ describe('extract text per format', () => {
   });
 
   it('email: HTML-only body is converted to visible text', async () => {
-    const msg = 'From: a@example.com\r\nSubject: hi\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
-      Buffer.from('<html><body><script>x()</script><p>Caf\u00e9 meeting</p></body></html>').toString('base64') + '\r\n';
+    const msg =
+      'From: a@example.com\r\nSubject: hi\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
+      Buffer.from('<html><body><script>x()</script><p>Caf\u00e9 meeting</p></body></html>').toString('base64') +
+      '\r\n';
     const e = await extractInline(new TextEncoder().encode(msg), { mediaType: 'message/rfc822' });
     assert.equal(e.text, 'From: a@example.com\nSubject: hi\n\nCafé meeting');
   });
@@ -176,12 +219,17 @@ describe('extract text per format', () => {
   });
 
   it('RTF: hex escapes decoded with the code page', async () => {
-    const rtf = new TextEncoder().encode("{\\rtf1\\ansi\\ansicpg1252 Gr\\'fc\\'dfe {\\*\\generator Foo;}aus K\\'f6ln\\par}");
+    const rtf = new TextEncoder().encode(
+      "{\\rtf1\\ansi\\ansicpg1252 Gr\\'fc\\'dfe {\\*\\generator Foo;}aus K\\'f6ln\\par}",
+    );
     assert.equal((await extractInline(rtf, { mediaType: 'text/rtf' })).text, 'Grüße aus Köln');
   });
 
   it('legacy DOC and images: metadata only with an empty body', async () => {
-    for (const [name, type] of [['sample.doc', 'application/msword'], ['sample.png', 'image/png']]) {
+    for (const [name, type] of [
+      ['sample.doc', 'application/msword'],
+      ['sample.png', 'image/png'],
+    ]) {
       const e = await run(name, type);
       assert.equal(e.text, '');
       assert.equal(e.metadataOnly, true);
@@ -192,7 +240,10 @@ describe('extract text per format', () => {
 
   it('ZIP archive: member names and member text as part sections', async () => {
     const e = await run('sample.zip', 'application/zip');
-    assert.deepEqual(e.sections.map((s) => s.label), ['docs/readme.txt', 'slides.pptx']);
+    assert.deepEqual(
+      e.sections.map((s) => s.label),
+      ['docs/readme.txt', 'slides.pptx'],
+    );
     assert.match(sectionText(e, 0), /quokkas/);
     assert.match(sectionText(e, 1), /nebula funding/);
   });
@@ -200,9 +251,16 @@ describe('extract text per format', () => {
 
 describe('unknown media types', () => {
   const cases: [string, RegExp][] = [
-    ['sample.pdf', /Zebrafish/], ['sample.docx', /Chlorophyll/], ['sample.pptx', /telescope/], ['sample.xlsx', /Harpsichord/],
-    ['sample.odt', /Moraine/], ['sample.ods', /Petty cash/], ['sample.odp', /Magma/], ['sample.rtf', /Lighthouse/],
-    ['sample.html', /Kingfishers/], ['sample-utf16.txt', /Nordlichter/],
+    ['sample.pdf', /Zebrafish/],
+    ['sample.docx', /Chlorophyll/],
+    ['sample.pptx', /telescope/],
+    ['sample.xlsx', /Harpsichord/],
+    ['sample.odt', /Moraine/],
+    ['sample.ods', /Petty cash/],
+    ['sample.odp', /Magma/],
+    ['sample.rtf', /Lighthouse/],
+    ['sample.html', /Kingfishers/],
+    ['sample-utf16.txt', /Nordlichter/],
   ];
   for (const [name, expected] of cases) {
     it(`sniffs ${name} from its content without a media type or name`, async () => {
@@ -212,7 +270,10 @@ describe('unknown media types', () => {
   }
 
   it('uses the file extension when the media type is unknown', async () => {
-    const e = await extractInline(fixture('sample.csv'), { mediaType: 'application/x-unknown', fileName: 'people.csv' });
+    const e = await extractInline(fixture('sample.csv'), {
+      mediaType: 'application/x-unknown',
+      fileName: 'people.csv',
+    });
     assert.match(e.text, /Smith, Anna\tBerlin/);
   });
 
@@ -224,15 +285,25 @@ describe('unknown media types', () => {
   });
 
   it('structured syntax suffixes route to XML and JSON', async () => {
-    assert.match((await extractInline(fixture('sample.xml'), { mediaType: 'application/atom+xml' })).text, /Heirloom tomato/);
-    assert.match((await extractInline(fixture('sample.json'), { mediaType: 'application/ld+json' })).text, /maker: Orbital GmbH/);
+    assert.match(
+      (await extractInline(fixture('sample.xml'), { mediaType: 'application/atom+xml' })).text,
+      /Heirloom tomato/,
+    );
+    assert.match(
+      (await extractInline(fixture('sample.json'), { mediaType: 'application/ld+json' })).text,
+      /maker: Orbital GmbH/,
+    );
   });
 });
 
 describe('output limit', () => {
   it('truncates text at maxOutputChars and flags it', async () => {
     const e = await run('sample.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').then(() =>
-      extractInline(fixture('sample.xlsx'), { mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', limits: { maxOutputChars: 20 } }));
+      extractInline(fixture('sample.xlsx'), {
+        mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        limits: { maxOutputChars: 20 },
+      }),
+    );
     assert.equal(e.text.length, 20);
     assert.equal(e.truncated, true);
     for (const s of e.sections) assert.ok(s.end <= 20);

@@ -10,7 +10,10 @@ const md = (s: string) => extractInline(new TextEncoder().encode(s), { mediaType
 
 describe('Markdown title', () => {
   it('a setext level-1 heading is the title', async () => {
-    assert.equal((await md('Betriebshandbuch Größenplanung\n==============================\n\nText.\n\n# Kapitel 1\n')).title, 'Betriebshandbuch Größenplanung');
+    assert.equal(
+      (await md('Betriebshandbuch Größenplanung\n==============================\n\nText.\n\n# Kapitel 1\n')).title,
+      'Betriebshandbuch Größenplanung',
+    );
   });
 
   it('an ATX heading before a setext heading wins', async () => {

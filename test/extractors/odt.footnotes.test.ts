@@ -7,11 +7,13 @@ import { describe, it } from 'node:test';
 import { extractInline } from '../../extractors/index.ts';
 import { writeZip } from './fixtures/zip-writer.ts';
 
-const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+const NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
 
 describe('ODT footnotes', () => {
   it('keeps the referencing word intact and extracts the note text', async () => {
-    const content = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS}><office:body><office:text>` +
+    const content =
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS}><office:body><office:text>` +
       '<text:p>Die Belegstelle<text:note text:id="ftn1" text:note-class="footnote"><text:note-citation>1</text:note-citation>' +
       '<text:note-body><text:p>Quelle: Müller 2020</text:p></text:note-body></text:note> folgt.</text:p>' +
       '</office:text></office:body></office:document-content>';

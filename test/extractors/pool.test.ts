@@ -23,14 +23,26 @@ describe('extraction pool', () => {
 
   it('extract() rejects typed errors from the worker', async () => {
     await assert.rejects(extract(fixture('bomb-ratio.zip'), { mediaType: 'application/zip' }), isCode('ZIP_BOMB'));
-    await assert.rejects(extract(new Uint8Array(10), { mediaType: 'text/plain', limits: { maxInputBytes: 5 } }), isCode('TOO_LARGE'));
+    await assert.rejects(
+      extract(new Uint8Array(10), { mediaType: 'text/plain', limits: { maxInputBytes: 5 } }),
+      isCode('TOO_LARGE'),
+    );
   });
 
   it('damaged documents through the pool give a typed error or a result, and the pool keeps serving', async () => {
-    for (const [name, type] of [['sample.pdf', 'application/pdf'], ['sample.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'], ['sample.eml', 'message/rfc822']]) {
+    for (const [name, type] of [
+      ['sample.pdf', 'application/pdf'],
+      ['sample.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['sample.eml', 'message/rfc822'],
+    ]) {
       const data = fixture(name);
-      const outcome = await extract(data.slice(0, Math.floor(data.length / 2)), { mediaType: type }).catch((err: unknown) => err);
-      assert.ok(outcome instanceof ExtractionError || typeof (outcome as { text?: unknown }).text === 'string', `${name}: ${String(outcome)}`);
+      const outcome = await extract(data.slice(0, Math.floor(data.length / 2)), { mediaType: type }).catch(
+        (err: unknown) => err,
+      );
+      assert.ok(
+        outcome instanceof ExtractionError || typeof (outcome as { text?: unknown }).text === 'string',
+        `${name}: ${String(outcome)}`,
+      );
     }
     assert.match((await extract(fixture('sample.txt'), { mediaType: 'text/plain' })).text, /walruses/);
   });
@@ -39,11 +51,21 @@ describe('extraction pool', () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
       await assert.rejects(
-        pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-hang', params: {}, limits: { ...limitsWith(500) } }),
+        pool.run({
+          bytes: new Uint8Array(1),
+          mediaType: 'application/x-test-hang',
+          params: {},
+          limits: { ...limitsWith(500) },
+        }),
         isCode('TIMEOUT'),
       );
       assert.equal(pool.replacements, 1);
-      const ok = await pool.run({ bytes: fixture('sample.txt'), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000) });
+      const ok = await pool.run({
+        bytes: fixture('sample.txt'),
+        mediaType: 'text/plain',
+        params: {},
+        limits: limitsWith(20_000),
+      });
       assert.match(ok.text, /walruses/);
     } finally {
       await pool.close();
@@ -53,8 +75,21 @@ describe('extraction pool', () => {
   it('fails the job of a crashed worker and replaces the worker', async () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
-      await assert.rejects(pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-crash', params: {}, limits: limitsWith(20_000) }), isCode('CORRUPT'));
-      const ok = await pool.run({ bytes: fixture('sample.md'), mediaType: 'text/markdown', params: {}, limits: limitsWith(20_000) });
+      await assert.rejects(
+        pool.run({
+          bytes: new Uint8Array(1),
+          mediaType: 'application/x-test-crash',
+          params: {},
+          limits: limitsWith(20_000),
+        }),
+        isCode('CORRUPT'),
+      );
+      const ok = await pool.run({
+        bytes: fixture('sample.md'),
+        mediaType: 'text/markdown',
+        params: {},
+        limits: limitsWith(20_000),
+      });
       assert.equal(ok.title, 'Sourdough Notes');
       assert.equal(pool.replacements, 1);
     } finally {
@@ -65,9 +100,22 @@ describe('extraction pool', () => {
   it('a worker running out of heap fails its job with TOO_LARGE and is replaced', async () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker, maxHeapMb: 64 });
     try {
-      await assert.rejects(pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-oom', params: {}, limits: limitsWith(60_000) }), isCode('TOO_LARGE'));
+      await assert.rejects(
+        pool.run({
+          bytes: new Uint8Array(1),
+          mediaType: 'application/x-test-oom',
+          params: {},
+          limits: limitsWith(60_000),
+        }),
+        isCode('TOO_LARGE'),
+      );
       assert.equal(pool.replacements, 1);
-      const ok = await pool.run({ bytes: fixture('sample.txt'), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000) });
+      const ok = await pool.run({
+        bytes: fixture('sample.txt'),
+        mediaType: 'text/plain',
+        params: {},
+        limits: limitsWith(20_000),
+      });
       assert.match(ok.text, /walruses/);
     } finally {
       await pool.close();
@@ -78,10 +126,23 @@ describe('extraction pool', () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
       const busy = new AbortController();
-      const hang = pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-hang', params: {}, limits: limitsWith(60_000), signal: busy.signal });
+      const hang = pool.run({
+        bytes: new Uint8Array(1),
+        mediaType: 'application/x-test-hang',
+        params: {},
+        limits: limitsWith(60_000),
+        signal: busy.signal,
+      });
       const order: string[] = [];
       const job = (name: string, interactive: boolean) =>
-        pool.run({ bytes: new TextEncoder().encode(name), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000), interactive })
+        pool
+          .run({
+            bytes: new TextEncoder().encode(name),
+            mediaType: 'text/plain',
+            params: {},
+            limits: limitsWith(20_000),
+            interactive,
+          })
           .then((x) => order.push(x.text.trim()));
       const all = [job('bulk1', false), job('page1', true), job('bulk2', false), job('page2', true)];
       assert.equal(pool.queued, 4);
@@ -97,9 +158,22 @@ describe('extraction pool', () => {
   it('rejects with OVERLOADED when the queue is full', async () => {
     const pool = new ExtractionPool({ size: 1, maxQueue: 1, workerUrl: hangWorker });
     try {
-      const hang = pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-hang', params: {}, limits: limitsWith(1_000) });
-      const queued = pool.run({ bytes: fixture('sample.txt'), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000) });
-      await assert.rejects(pool.run({ bytes: fixture('sample.txt'), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000) }), isCode('OVERLOADED'));
+      const hang = pool.run({
+        bytes: new Uint8Array(1),
+        mediaType: 'application/x-test-hang',
+        params: {},
+        limits: limitsWith(1_000),
+      });
+      const queued = pool.run({
+        bytes: fixture('sample.txt'),
+        mediaType: 'text/plain',
+        params: {},
+        limits: limitsWith(20_000),
+      });
+      await assert.rejects(
+        pool.run({ bytes: fixture('sample.txt'), mediaType: 'text/plain', params: {}, limits: limitsWith(20_000) }),
+        isCode('OVERLOADED'),
+      );
       await assert.rejects(hang, isCode('TIMEOUT'));
       assert.match((await queued).text, /walruses/);
     } finally {
@@ -111,7 +185,13 @@ describe('extraction pool', () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
       const ac = new AbortController();
-      const job = pool.run({ bytes: new Uint8Array(1), mediaType: 'application/x-test-hang', params: {}, limits: limitsWith(60_000), signal: ac.signal });
+      const job = pool.run({
+        bytes: new Uint8Array(1),
+        mediaType: 'application/x-test-hang',
+        params: {},
+        limits: limitsWith(60_000),
+        signal: ac.signal,
+      });
       setTimeout(() => ac.abort(), 200);
       await assert.rejects(job, isCode('ABORTED'));
       assert.equal(pool.replacements, 1);
@@ -123,7 +203,12 @@ describe('extraction pool', () => {
 
 function limitsWith(timeoutMs: number) {
   return {
-    maxInputBytes: 1 << 20, maxDecompressedBytes: 1 << 24, maxCompressionRatio: 200, maxEntries: 100, maxDepth: 2,
-    maxOutputChars: 1 << 20, timeoutMs,
+    maxInputBytes: 1 << 20,
+    maxDecompressedBytes: 1 << 24,
+    maxCompressionRatio: 200,
+    maxEntries: 100,
+    maxDepth: 2,
+    maxOutputChars: 1 << 20,
+    timeoutMs,
   };
 }

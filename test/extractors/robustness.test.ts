@@ -44,12 +44,20 @@ const FORMATS: [string, string][] = [
 const ZIP_TYPES = FORMATS.filter(([f]) => /\.(docx|pptx|xlsx|odt|ods|odp|zip)$/.test(f)).map(([, t]) => t);
 
 /** Runs one extraction and checks the outcome is a clean result or a typed error. */
-async function expectCleanOutcome(bytes: Uint8Array, mediaType: string, limits = {}): Promise<Extraction | ExtractionError> {
+async function expectCleanOutcome(
+  bytes: Uint8Array,
+  mediaType: string,
+  limits = {},
+): Promise<Extraction | ExtractionError> {
   try {
     const e = await extractInline(bytes, { mediaType, limits });
     assert.equal(typeof e.text, 'string');
     assert.ok(Array.isArray(e.sections));
-    for (const s of e.sections) assert.ok(s.start >= 0 && s.start <= s.end && s.end <= e.text.length, `section ${JSON.stringify(s)} out of range`);
+    for (const s of e.sections)
+      assert.ok(
+        s.start >= 0 && s.start <= s.end && s.end <= e.text.length,
+        `section ${JSON.stringify(s)} out of range`,
+      );
     return e;
   } catch (err) {
     assert.ok(err instanceof ExtractionError, `${mediaType}: expected ExtractionError, got ${String(err)}`);
@@ -61,7 +69,14 @@ async function expectCleanOutcome(bytes: Uint8Array, mediaType: string, limits =
 
 function prng(seed: number): () => number {
   let x = seed >>> 0 || 1;
-  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x; };
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
+  };
 }
 
 describe('robustness: damaged inputs to every extractor', { timeout: 60_000 }, () => {
@@ -69,7 +84,8 @@ describe('robustness: damaged inputs to every extractor', { timeout: 60_000 }, (
     it(`${name} as ${type}: truncated at several points`, async () => {
       const data = fixture(name);
       for (const cut of [0, 1, 0.1, 0.5, 0.9, -1]) {
-        const end = cut === -1 ? data.length - 1 : cut <= 1 && cut > 0 && cut !== 1 ? Math.floor(data.length * cut) : cut;
+        const end =
+          cut === -1 ? data.length - 1 : cut <= 1 && cut > 0 && cut !== 1 ? Math.floor(data.length * cut) : cut;
         await expectCleanOutcome(data.slice(0, end), type);
       }
     });
@@ -87,7 +103,10 @@ describe('robustness: damaged inputs to every extractor', { timeout: 60_000 }, (
     it(`${type}: random bytes`, async () => {
       const rnd = prng(type.length * 31);
       for (const size of [1, 17, 512, 8192]) {
-        await expectCleanOutcome(Uint8Array.from({ length: size }, () => rnd() & 0xff), type);
+        await expectCleanOutcome(
+          Uint8Array.from({ length: size }, () => rnd() & 0xff),
+          type,
+        );
       }
     });
   }
@@ -143,8 +162,14 @@ describe('robustness: bombs and nesting', { timeout: 60_000 }, () => {
 
   it('total decompressed size across nested archives is bounded', async () => {
     const member = new TextEncoder().encode('lorem ipsum '.repeat(50_000)); // 600 KB, compresses well under ratio 200
-    const inner = writeZip([{ name: 'a.txt', data: member }, { name: 'b.txt', data: member }]);
-    const outer = writeZip([{ name: 'in1.zip', data: inner }, { name: 'in2.zip', data: inner }]);
+    const inner = writeZip([
+      { name: 'a.txt', data: member },
+      { name: 'b.txt', data: member },
+    ]);
+    const outer = writeZip([
+      { name: 'in1.zip', data: inner },
+      { name: 'in2.zip', data: inner },
+    ]);
     const out = await expectCleanOutcome(outer, 'application/zip', { maxDecompressedBytes: 2_000_000 });
     assert.ok(out instanceof ExtractionError && out.code === 'ZIP_BOMB', String(out));
   });
@@ -163,10 +188,14 @@ describe('robustness: bombs and nesting', { timeout: 60_000 }, () => {
     await expectCleanOutcome(enc('<a>'.repeat(n) + 'x' + '</a>'.repeat(n)), 'application/xml');
     await expectCleanOutcome(enc('<div>'.repeat(n) + 'x'), 'text/html');
     await expectCleanOutcome(enc('['.repeat(n) + ']'.repeat(n)), 'application/json');
-    const rtf = await expectCleanOutcome(enc('{\\rtf1 ' + '{'.repeat(n) + 'x' + '}'.repeat(n) + '}'), 'application/rtf');
+    const rtf = await expectCleanOutcome(
+      enc('{\\rtf1 ' + '{'.repeat(n) + 'x' + '}'.repeat(n) + '}'),
+      'application/rtf',
+    );
     assert.ok(rtf instanceof ExtractionError && rtf.code === 'DEPTH');
     let mime = 'Content-Type: text/plain\r\n\r\ninnermost\r\n';
-    for (let i = 0; i < 60; i++) mime = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${mime}--b${i}--\r\n`;
+    for (let i = 0; i < 60; i++)
+      mime = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${mime}--b${i}--\r\n`;
     const email = await expectCleanOutcome(enc('From: x@example.com\r\n' + mime), 'message/rfc822');
     assert.ok(email instanceof ExtractionError && email.code === 'DEPTH');
     const docx = writeZip([{ name: 'word/document.xml', data: '<w:document>' + '<w:p>'.repeat(n) + '</w:document>' }]);
@@ -174,8 +203,12 @@ describe('robustness: bombs and nesting', { timeout: 60_000 }, () => {
   });
 
   it('XML entity expansion (billion laughs) is bounded', async () => {
-    const lol = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">' +
-      Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('') +
+    const lol =
+      '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">' +
+      Array.from(
+        { length: 9 },
+        (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`,
+      ).join('') +
       ']><l>&j;</l>';
     const out = await expectCleanOutcome(new TextEncoder().encode(lol), 'application/xml');
     if (!(out instanceof ExtractionError)) assert.ok(out.text.length < 2_000_000);

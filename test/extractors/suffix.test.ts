@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FILE_TYPE_TABLE, computeSuffix, extensionOf, fileTypeTableMarkdown } from '../../extractors/index.ts';
 
-const SEARCH_TYPES = new Set(['pdf', 'word', 'powerpoint', 'excel', 'html', 'txt', 'compressed', 'image', 'email', 'onenote', 'other']);
+const SEARCH_TYPES = new Set([
+  'pdf',
+  'word',
+  'powerpoint',
+  'excel',
+  'html',
+  'txt',
+  'compressed',
+  'image',
+  'email',
+  'onenote',
+  'other',
+]);
 
 describe('computeSuffix', () => {
   const cases: [string, string | undefined, string, string][] = [
@@ -41,8 +53,14 @@ describe('computeSuffix', () => {
   }
 
   it('falls back from file name to title to path for the extension', () => {
-    assert.deepEqual(computeSuffix({ mediaType: '', title: 'Minutes.docx', path: 'a/b/c.pdf' }), { suffix: 'docx', searchFileType: 'word' });
-    assert.deepEqual(computeSuffix({ mediaType: '', title: 'Minutes', path: 'https://x.example/files/c.pdf?dl=1' }), { suffix: 'pdf', searchFileType: 'pdf' });
+    assert.deepEqual(computeSuffix({ mediaType: '', title: 'Minutes.docx', path: 'a/b/c.pdf' }), {
+      suffix: 'docx',
+      searchFileType: 'word',
+    });
+    assert.deepEqual(computeSuffix({ mediaType: '', title: 'Minutes', path: 'https://x.example/files/c.pdf?dl=1' }), {
+      suffix: 'pdf',
+      searchFileType: 'pdf',
+    });
   });
 
   it('ignores dotfiles and numeric tails as extensions', () => {

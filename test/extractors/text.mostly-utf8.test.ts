@@ -15,7 +15,9 @@ describe('text that is mostly UTF-8', () => {
   });
 
   it('windows-1252 text throughout is still decoded as windows-1252', async () => {
-    const e = await extractInline(new Uint8Array(Buffer.from('Gr\xfc\xdfe aus M\xfcnchen, Stra\xdfe', 'latin1')), { mediaType: 'text/plain' });
+    const e = await extractInline(new Uint8Array(Buffer.from('Gr\xfc\xdfe aus M\xfcnchen, Stra\xdfe', 'latin1')), {
+      mediaType: 'text/plain',
+    });
     assert.equal(e.text, 'Grüße aus München, Straße');
   });
 });

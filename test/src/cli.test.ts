@@ -11,9 +11,16 @@ test('no arguments: the server starts', () => {
 });
 
 test('--version and -v print the version of package.json', async () => {
-  const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   for (const flag of ['--version', '-v']) {
-    assert.deepEqual(parseCommandLine([flag]), { action: 'print', stream: 'stdout', text: `${pkg.version}\n`, exitCode: 0 });
+    assert.deepEqual(parseCommandLine([flag]), {
+      action: 'print',
+      stream: 'stdout',
+      text: `${pkg.version}\n`,
+      exitCode: 0,
+    });
   }
 });
 
@@ -35,6 +42,9 @@ test('unknown or extra arguments: a hint on stderr and exit code 2', () => {
   for (const args of [['--frobnicate'], ['serve'], ['--version', '--help']]) {
     const r = parseCommandLine(args);
     assert.equal(r.action, 'print');
-    assert.ok(r.action === 'print' && r.stream === 'stderr' && r.exitCode === 2 && /try --help/.test(r.text), args.join(' '));
+    assert.ok(
+      r.action === 'print' && r.stream === 'stderr' && r.exitCode === 2 && /try --help/.test(r.text),
+      args.join(' '),
+    );
   }
 });

@@ -32,7 +32,10 @@ for (const [variable, mode, extra] of [
     const config = configOrRefusal({ [variable]: `http://svc:${SECRET}@127.0.0.1:9/`, ...extra });
     if (!config) return;
     const lines: string[] = [];
-    const service = createWebSearchService({ config: config.webSearch, log: createLogger('debug', (line) => lines.push(line)) });
+    const service = createWebSearchService({
+      config: config.webSearch,
+      log: createLogger('debug', (line) => lines.push(line)),
+    });
     let message = '';
     try {
       await service.search({ queries: ['anything'], mode, timeout: 5 });
@@ -51,7 +54,12 @@ test('LLM_BASE_URL with credentials: no chat error carries the password', async 
   const model = new ModelCatalog(config.chat, 0).get('m1')!;
   let message = '';
   try {
-    for await (const _ of model.round({ messages: [{ role: 'user', content: 'hi' }], tools: [], context: { sources: [], question: 'hi', language: 'en' }, signal: new AbortController().signal })) {
+    for await (const _ of model.round({
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [],
+      context: { sources: [], question: 'hi', language: 'en' },
+      signal: new AbortController().signal,
+    })) {
       // no events expected
     }
   } catch (err) {

@@ -16,7 +16,14 @@ test('defaults match the documented values', () => {
 });
 
 test('variables override defaults', () => {
-  const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', COMMIT_INTERVAL_MS: '250', INDEXING_API_MAX_BINARY_BYTES: '1000', LOG_LEVEL: 'DEBUG' });
+  const c = loadConfig({
+    PORT: '9000',
+    HOST: '0.0.0.0',
+    DATA_DIR: '/tmp/x',
+    COMMIT_INTERVAL_MS: '250',
+    INDEXING_API_MAX_BINARY_BYTES: '1000',
+    LOG_LEVEL: 'DEBUG',
+  });
   assert.equal(c.port, 9000);
   assert.equal(c.host, '0.0.0.0');
   assert.equal(c.dataDir, '/tmp/x');
@@ -28,7 +35,10 @@ test('variables override defaults', () => {
 test('idle compaction: 30 s of quiet by default, 0 turns it off, negative values are refused', () => {
   assert.equal(loadConfig({}).mergeIdleMs, 30_000);
   assert.equal(loadConfig({ MERGE_IDLE_MS: '0' }).mergeIdleMs, 0);
-  assert.throws(() => loadConfig({ MERGE_IDLE_MS: '-1' }), (err: unknown) => err instanceof ConfigError && /MERGE_IDLE_MS/.test(err.message));
+  assert.throws(
+    () => loadConfig({ MERGE_IDLE_MS: '-1' }),
+    (err: unknown) => err instanceof ConfigError && /MERGE_IDLE_MS/.test(err.message),
+  );
 });
 
 test('empty strings count as unset', () => {

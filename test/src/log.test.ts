@@ -26,7 +26,10 @@ test('records below the level are dropped', () => {
   log.info('i');
   log.warn('w');
   log.error('e');
-  assert.deepEqual(lines.map((l) => JSON.parse(l).msg), ['w', 'e']);
+  assert.deepEqual(
+    lines.map((l) => JSON.parse(l).msg),
+    ['w', 'e'],
+  );
 });
 
 test('child loggers carry their fields', () => {
@@ -37,7 +40,10 @@ test('child loggers carry their fields', () => {
 
 test('secret-looking fields are redacted at any depth', () => {
   const { lines, log } = capture('info');
-  log.info('x', { authorization: 'Bearer svcsa_abc', nested: { api_key: 'k', apiKey: 'k2', password: 'p', ok: 'visible' } });
+  log.info('x', {
+    authorization: 'Bearer svcsa_abc',
+    nested: { api_key: 'k', apiKey: 'k2', password: 'p', ok: 'visible' },
+  });
   assert.ok(!lines[0].includes('svcsa_abc'));
   assert.ok(!lines[0].includes('"k"'));
   assert.ok(!lines[0].includes('k2'));

@@ -7,7 +7,15 @@
  * `sources[url].hostname`). Authenticated with the X-Subscription-Token header.
  */
 import { getJson, isRecord, plainText } from './http-json.ts';
-import { type ContextProvider, type ContextQuery, type ContextSource, ProviderError, type SearchHit, type SearchQuery, type WebSearchProvider } from './types.ts';
+import {
+  type ContextProvider,
+  type ContextQuery,
+  type ContextSource,
+  ProviderError,
+  type SearchHit,
+  type SearchQuery,
+  type WebSearchProvider,
+} from './types.ts';
 
 export interface BraveOptions {
   apiKey: string;
@@ -44,12 +52,15 @@ export function createBraveProvider(options: BraveOptions): WebSearchProvider & 
     if (!isRecord(web) || !Array.isArray(web.results)) {
       throw new ProviderError('BAD_RESPONSE', `${name} answered without web.results`);
     }
-    return web.results.filter(isRecord).filter((r) => typeof r.url === 'string').map((r) => ({
-      url: r.url as string,
-      title: plainText(r.title),
-      description: plainText(r.description),
-      extraSnippets: Array.isArray(r.extra_snippets) ? r.extra_snippets.map(plainText).filter(Boolean) : [],
-    }));
+    return web.results
+      .filter(isRecord)
+      .filter((r) => typeof r.url === 'string')
+      .map((r) => ({
+        url: r.url as string,
+        title: plainText(r.title),
+        description: plainText(r.description),
+        extraSnippets: Array.isArray(r.extra_snippets) ? r.extra_snippets.map(plainText).filter(Boolean) : [],
+      }));
   }
 
   return {
@@ -64,7 +75,9 @@ export function createBraveProvider(options: BraveOptions): WebSearchProvider & 
       const want = Math.max(1, q.count);
       const perPage = Math.min(MAX_WEB_COUNT, want);
       const pages = Math.min(MAX_WEB_PAGES, Math.ceil(want / perPage));
-      const settled = await Promise.allSettled(Array.from({ length: pages }, (_, offset) => webPage(q, offset, perPage, signal)));
+      const settled = await Promise.allSettled(
+        Array.from({ length: pages }, (_, offset) => webPage(q, offset, perPage, signal)),
+      );
       const hits: SearchHit[] = [];
       for (const [i, page] of settled.entries()) {
         if (page.status === 'rejected') {
@@ -87,26 +100,35 @@ export function createBraveProvider(options: BraveOptions): WebSearchProvider & 
         throw new ProviderError('BAD_RESPONSE', `${name} LLM context answered without grounding`);
       }
       const generic = body.grounding.generic ?? [];
-      if (!Array.isArray(generic)) throw new ProviderError('BAD_RESPONSE', `${name} LLM context answered without grounding.generic`);
+      if (!Array.isArray(generic))
+        throw new ProviderError('BAD_RESPONSE', `${name} LLM context answered without grounding.generic`);
       const sources = isRecord(body.sources) ? body.sources : {};
-      return generic.filter(isRecord).filter((g) => typeof g.url === 'string').map((g) => {
-        const url = g.url as string;
-        const meta = isRecord(sources[url]) ? (sources[url] as Record<string, unknown>) : {};
-        let hostname = plainText(meta.hostname);
-        if (!hostname) {
-          try {
-            hostname = new URL(url).hostname;
-          } catch {
-            hostname = '';
+      return generic
+        .filter(isRecord)
+        .filter((g) => typeof g.url === 'string')
+        .map((g) => {
+          const url = g.url as string;
+          const meta = isRecord(sources[url]) ? (sources[url] as Record<string, unknown>) : {};
+          let hostname = plainText(meta.hostname);
+          if (!hostname) {
+            try {
+              hostname = new URL(url).hostname;
+            } catch {
+              hostname = '';
+            }
           }
-        }
-        return {
-          url,
-          title: plainText(g.title) || plainText(meta.title),
-          hostname,
-          snippets: Array.isArray(g.snippets) ? g.snippets.filter((s): s is string => typeof s === 'string').map((s) => s.trim()).filter(Boolean) : [],
-        };
-      });
+          return {
+            url,
+            title: plainText(g.title) || plainText(meta.title),
+            hostname,
+            snippets: Array.isArray(g.snippets)
+              ? g.snippets
+                  .filter((s): s is string => typeof s === 'string')
+                  .map((s) => s.trim())
+                  .filter(Boolean)
+              : [],
+          };
+        });
     },
   };
 }

@@ -28,7 +28,12 @@ async function readCapped(res: Response, name: string): Promise<string> {
 }
 
 /** Fetch `url` and parse its JSON body; throws ProviderError. */
-export async function getJson(url: URL, headers: Record<string, string>, name: string, signal: AbortSignal): Promise<unknown> {
+export async function getJson(
+  url: URL,
+  headers: Record<string, string>,
+  name: string,
+  signal: AbortSignal,
+): Promise<unknown> {
   let text: string;
   let status: number;
   try {
@@ -39,7 +44,10 @@ export async function getJson(url: URL, headers: Record<string, string>, name: s
     if (err instanceof ProviderError) throw err;
     if (signal.aborted) throw new ProviderError('TIMEOUT', `${name} did not answer in time`);
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new ProviderError('NETWORK', `${name} is unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+    throw new ProviderError(
+      'NETWORK',
+      `${name} is unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`,
+    );
   }
   if (status < 200 || status > 299) {
     const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 200);
@@ -57,10 +65,14 @@ export function plainText(value: unknown): string {
   if (typeof value !== 'string') return '';
   return value
     .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|#x27|apos|nbsp);/g, (_, e: string) =>
-      ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'", nbsp: ' ' })[e] ?? '')
+    .replace(
+      /&(amp|lt|gt|quot|#39|#x27|apos|nbsp);/g,
+      (_, e: string) =>
+        ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'", nbsp: ' ' })[e] ?? '',
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -31,11 +31,17 @@ export function createSearxngProvider(options: { baseUrl: string }): WebSearchPr
       }
       throw err;
     }
-    if (!isRecord(body) || !Array.isArray(body.results)) throw new ProviderError('BAD_RESPONSE', `${name} answered without results`);
+    if (!isRecord(body) || !Array.isArray(body.results))
+      throw new ProviderError('BAD_RESPONSE', `${name} answered without results`);
     return body.results
       .filter(isRecord)
       .filter((r) => typeof r.url === 'string')
-      .map((r) => ({ url: r.url as string, title: plainText(r.title), description: plainText(r.content), extraSnippets: [] }));
+      .map((r) => ({
+        url: r.url as string,
+        title: plainText(r.title),
+        description: plainText(r.content),
+        extraSnippets: [],
+      }));
   }
 
   return {
@@ -49,7 +55,11 @@ export function createSearxngProvider(options: { baseUrl: string }): WebSearchPr
       const hits = await page(q, 1, signal);
       const seen = new Set(hits.map((h) => h.url));
       let last = hits.length;
-      for (let pageno = 2; pageno <= MAX_PAGES && hits.length < q.count && last >= SHORT_PAGE && !signal.aborted; pageno++) {
+      for (
+        let pageno = 2;
+        pageno <= MAX_PAGES && hits.length < q.count && last >= SHORT_PAGE && !signal.aborted;
+        pageno++
+      ) {
         let more: SearchHit[];
         try {
           const got = await page(q, pageno, signal);

@@ -5,7 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  AnalysisError, analyze, analyzeQuery, detectLanguage, foldGerman, splitGermanCompound,
+  AnalysisError,
+  analyze,
+  analyzeQuery,
+  detectLanguage,
+  foldGerman,
+  splitGermanCompound,
 } from '../../../engine/analysis/index.ts';
 import type { Language } from '../../../engine/analysis/index.ts';
 
@@ -20,9 +25,21 @@ function matches(q: string, doc: string, docLang: Language, qLang: Language = do
 
 test('stopwords are dropped but keep their positions', () => {
   const en = analyze('the cat and the hat', 'en');
-  assert.deepEqual(en.map((t) => [t.term, t.position]), [['cat', 1], ['hat', 4]]);
+  assert.deepEqual(
+    en.map((t) => [t.term, t.position]),
+    [
+      ['cat', 1],
+      ['hat', 4],
+    ],
+  );
   const de = analyze('Der Hund und die Katze', 'de');
-  assert.deepEqual(de.map((t) => [t.term, t.position]), [['hund', 1], ['katz', 4]]);
+  assert.deepEqual(
+    de.map((t) => [t.term, t.position]),
+    [
+      ['hund', 1],
+      ['katz', 4],
+    ],
+  );
 });
 
 test('case folding and German umlaut/ß folding: Häuser meets Hauser, Straße meets Strasse', () => {
@@ -63,8 +80,20 @@ test('unlisted -ung/-heit words count as parts; plain derived words stay whole',
   assert.deepEqual(splitGermanCompound('Kundenzufriedenheit'), ['kunde', 'zufriedenheit']);
   assert.deepEqual(splitGermanCompound('Archivierungspflicht'), ['archivierung', 'pflicht']);
   assert.deepEqual(splitGermanCompound('Störungsmeldung'), ['storung', 'meldung']);
-  for (const w of ['Information', 'Verwaltung', 'Persönlichkeit', 'Beratung', 'Zeitung', 'Gesundheit', 'Entwicklung',
-    'Organisation', 'Wirtschaft', 'Mitarbeiter', 'Unternehmen', 'Kalender']) {
+  for (const w of [
+    'Information',
+    'Verwaltung',
+    'Persönlichkeit',
+    'Beratung',
+    'Zeitung',
+    'Gesundheit',
+    'Entwicklung',
+    'Organisation',
+    'Wirtschaft',
+    'Mitarbeiter',
+    'Unternehmen',
+    'Kalender',
+  ]) {
     assert.deepEqual(splitGermanCompound(w), [], w);
   }
 });
@@ -77,7 +106,10 @@ test('three-part compounds also index their leading and trailing sub-compounds',
 
 test('analyzeQuery: one entry per surface word, hint language first, other language second', () => {
   const q = analyzeQuery('Die laufenden Anträge running', 'de');
-  assert.deepEqual(q.map((w) => w.text), ['Die', 'laufenden', 'Anträge', 'running']);
+  assert.deepEqual(
+    q.map((w) => w.text),
+    ['Die', 'laufenden', 'Anträge', 'running'],
+  );
   assert.equal(q[0].stopword, true);
   assert.deepEqual(q[0].terms, []);
   assert.deepEqual(q[1].terms, ['laufend', 'laufenden']);
@@ -97,7 +129,10 @@ test('analyzeQuery gives compound parts; technical compounds become their parts,
   assert.deepEqual(w.terms, ['urlaubsantrag']);
   assert.deepEqual(w.parts, ['urlaub', 'antrag']);
   const q = analyzeQuery('config_file.ts error', 'en');
-  assert.deepEqual(q.map((x) => x.text), ['config', 'file', 'ts', 'error']);
+  assert.deepEqual(
+    q.map((x) => x.text),
+    ['config', 'file', 'ts', 'error'],
+  );
   assert.deepEqual(q[0].terms, ['config_file.ts', 'config']);
   assert.deepEqual(q[1].terms, ['file', 'fil']);
   assert.deepEqual(q[3].terms, ['error']);
@@ -107,7 +142,13 @@ test('analyzeQuery gives compound parts; technical compounds become their parts,
   assert.equal(at('config_file.ts'), at('config'));
   assert.equal(at('error') - at('config'), 3);
   const stop = analyzeQuery('the-end', 'en');
-  assert.deepEqual(stop.map((x) => [x.terms, x.stopword]), [[['theend'], false], [['end'], false]]);
+  assert.deepEqual(
+    stop.map((x) => [x.terms, x.stopword]),
+    [
+      [['theend'], false],
+      [['end'], false],
+    ],
+  );
 });
 
 test('query terms equal index terms for the same text and language', () => {

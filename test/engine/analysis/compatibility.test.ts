@@ -30,13 +30,20 @@ test('compatibility and decomposed forms give the terms of their plain forms, in
 
 test('query words are normalised the same way', () => {
   for (const [odd, plain] of PAIRS) {
-    assert.deepEqual(analyzeQuery(odd, 'de').map((w) => w.terms), analyzeQuery(plain, 'de').map((w) => w.terms), odd);
+    assert.deepEqual(
+      analyzeQuery(odd, 'de').map((w) => w.terms),
+      analyzeQuery(plain, 'de').map((w) => w.terms),
+      odd,
+    );
   }
 });
 
 test('offsets stay on the original characters', () => {
   const text = 'Die ﬁnale Ｆｉｌｅ';
-  assert.deepEqual(analyze(text, 'de').map((t) => text.slice(t.start, t.end)), ['ﬁnale', 'Ｆｉｌｅ']);
+  assert.deepEqual(
+    analyze(text, 'de').map((t) => text.slice(t.start, t.end)),
+    ['ﬁnale', 'Ｆｉｌｅ'],
+  );
 });
 
 test('a search for the plain word finds and highlights the ligature spelling', async () => {
@@ -45,8 +52,13 @@ test('a search for the plain word finds and highlights the ligature spelling', a
   const s = index.reader.searcher();
   try {
     const hits = s.search({ query: 'final file office', language: 'en', limit: 5 }).hits;
-    assert.deepEqual(hits.map((h) => h.key), ['lig']);
-    const marked = s.highlight(hits[0], 'final file office', { language: 'en' }).flatMap((p) => p.ranges.map(([a, b]) => p.text.slice(a, b)));
+    assert.deepEqual(
+      hits.map((h) => h.key),
+      ['lig'],
+    );
+    const marked = s
+      .highlight(hits[0], 'final file office', { language: 'en' })
+      .flatMap((p) => p.ranges.map(([a, b]) => p.text.slice(a, b)));
     assert.deepEqual(marked.sort(), ['Oﬃce', 'ﬁle', 'ﬁnal']);
   } finally {
     index.reader.release(s);
@@ -60,5 +72,6 @@ test('the analysis version marks indexes made before this normalisation', () => 
 
 test('decomposed Hangul (conjoining jamo, as in NFD file names) meets precomposed syllables', () => {
   const text = '한국어 문서';
-  for (const lang of ['de', 'en'] as const) assert.deepEqual(terms(text.normalize('NFD'), lang), terms(text, lang), lang);
+  for (const lang of ['de', 'en'] as const)
+    assert.deepEqual(terms(text.normalize('NFD'), lang), terms(text, lang), lang);
 });

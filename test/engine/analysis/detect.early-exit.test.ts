@@ -12,7 +12,10 @@ const english = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 
 /** `n` German marker votes without letter-pattern evidence ("und", "der"). */
 const german = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 'und' : 'der')).join(' ');
 
-for (const [lang, opening, rest] of [['en', english, german], ['de', german, english]] as const) {
+for (const [lang, opening, rest] of [
+  ['en', english, german],
+  ['de', german, english],
+] as const) {
   const other = lang === 'en' ? 'de' : 'en';
   test(`a decisive ${lang} opening (16 votes) decides, although the ${other} rest outweighs it`, () => {
     const tail = rest(60);
@@ -27,7 +30,6 @@ test('an English opening just short of decisive (15 votes) does not stop the sca
   assert.equal(detectLanguage(`${english(15)} ${german(60)}`), 'de');
   assert.equal(detectLanguage(`${english(15)} ${german(10)}`), 'en', 'the whole text still counts: 15 - 10 votes');
 });
-
 
 test('umlauts count towards the decisive lead (half a vote each)', () => {
   // 8 German votes from words plus 16 umlauts (8 votes) reach 16 votes before the English rest.

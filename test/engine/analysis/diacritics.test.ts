@@ -27,9 +27,16 @@ test('accented spellings give the terms of the plain spellings, in both language
 
 test('a query with accents finds a German text written without them, and the reverse', () => {
   for (const [odd, plain] of PAIRS) {
-    for (const [q, text] of [[odd, plain], [plain, odd]]) {
+    for (const [q, text] of [
+      [odd, plain],
+      [plain, odd],
+    ]) {
       const indexed = new Set(terms(text, 'de'));
-      for (const w of analyzeQuery(q, 'de')) assert.ok(w.terms.some((t) => indexed.has(t)), `${q} -> ${text}: ${w.text}`);
+      for (const w of analyzeQuery(q, 'de'))
+        assert.ok(
+          w.terms.some((t) => indexed.has(t)),
+          `${q} -> ${text}: ${w.text}`,
+        );
     }
   }
 });

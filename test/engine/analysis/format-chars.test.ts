@@ -27,13 +27,20 @@ test('format characters inside a word leave one word with the plain term, in bot
 
 test('query words are read the same way', () => {
   for (const [odd, plain] of PAIRS) {
-    assert.deepEqual(analyzeQuery(odd, 'en').map((w) => w.terms), analyzeQuery(plain, 'en').map((w) => w.terms), odd);
+    assert.deepEqual(
+      analyzeQuery(odd, 'en').map((w) => w.terms),
+      analyzeQuery(plain, 'en').map((w) => w.terms),
+      odd,
+    );
   }
 });
 
 test('offsets cover the word as written; format characters at its edges stay outside', () => {
   const text = '\u00adinfor\u00admation\u00ad desk\u200d';
-  assert.deepEqual(analyze(text, 'en').map((t) => text.slice(t.start, t.end)), ['infor\u00admation', 'desk']);
+  assert.deepEqual(
+    analyze(text, 'en').map((t) => text.slice(t.start, t.end)),
+    ['infor\u00admation', 'desk'],
+  );
 });
 
 test('the zero-width space still separates words', () => {
@@ -41,13 +48,22 @@ test('the zero-width space still separates words', () => {
 });
 
 test('a search for the plain word finds and highlights the word with a soft hyphen', async () => {
-  const index = await indexOf([doc('shy', 'Desk', 'The infor\u00admation desk opens at nine.'), doc('other', 'Other', 'Nothing to see here.')]);
+  const index = await indexOf([
+    doc('shy', 'Desk', 'The infor\u00admation desk opens at nine.'),
+    doc('other', 'Other', 'Nothing to see here.'),
+  ]);
   const s = index.reader.searcher();
   try {
     const hits = s.search({ query: 'information', language: 'en', limit: 5 }).hits;
-    assert.deepEqual(hits.map((h) => h.key), ['shy']);
+    assert.deepEqual(
+      hits.map((h) => h.key),
+      ['shy'],
+    );
     const [p] = s.highlight(hits[0], 'information', { language: 'en' });
-    assert.deepEqual(p.ranges.map(([a, b]) => p.text.slice(a, b)), ['infor\u00admation']);
+    assert.deepEqual(
+      p.ranges.map(([a, b]) => p.text.slice(a, b)),
+      ['infor\u00admation'],
+    );
   } finally {
     index.reader.release(s);
     await index.close();

@@ -38,14 +38,23 @@ test('compounds with dots or underscores keep their literal whole term', () => {
 
 test('a word mixing letters and digits carries its runs as parts at its own position', () => {
   const toks = analyze('mutant p53 protein', 'en');
-  assert.deepEqual(toks.filter((t) => t.position === 1).map((t) => t.term), ['p53', 'p', '53']);
+  assert.deepEqual(
+    toks.filter((t) => t.position === 1).map((t) => t.term),
+    ['p53', 'p', '53'],
+  );
   assert.equal(toks.find((t) => t.term === 'protein')?.position, 2, 'positions are not shifted');
   const [w] = analyzeQuery('p53', 'en');
   assert.deepEqual(w.terms, ['p53']);
   assert.deepEqual(w.parts, ['p', '53']);
   // long mixes (hashes, ids) stay whole; stopword runs are no parts
-  assert.deepEqual(analyze('a3f9c0e1d2b4', 'en').map((t) => t.term), ['a3f9c0e1d2b4']);
-  assert.deepEqual(analyze('a1', 'en').map((t) => t.term), ['a1', '1']);
+  assert.deepEqual(
+    analyze('a3f9c0e1d2b4', 'en').map((t) => t.term),
+    ['a3f9c0e1d2b4'],
+  );
+  assert.deepEqual(
+    analyze('a1', 'en').map((t) => t.term),
+    ['a1', '1'],
+  );
 });
 
 test('Greek letters in Latin-script words are named; Greek words stay', () => {
@@ -53,15 +62,26 @@ test('Greek letters in Latin-script words are named; Greek words stay', () => {
   assert.ok(matched('TNFα', 'TNF-alpha').includes('tnfalpha'));
   assert.ok(matched('IL-1β', 'IL-1beta').includes('il1beta'));
   assert.ok(matched('β-blockers', 'beta-blocker therapy').includes('betablock'));
-  assert.deepEqual(analyze('ωμέγα', 'en').map((t) => t.term), ['ωμέγα']);
+  assert.deepEqual(
+    analyze('ωμέγα', 'en').map((t) => t.term),
+    ['ωμέγα'],
+  );
   assert.equal(foldGreek('μg'), 'μg', 'the micro sign is kept');
 });
 
 test('British spellings take the American form in English', () => {
-  for (const [gb, us] of [['leukaemia', 'leukemia'], ['oestrogen', 'estrogen'], ['diarrhoea', 'diarrhea'], ['tumours', 'tumors'], ['behaviour', 'behavior'], ['coeliac', 'celiac']]) {
+  for (const [gb, us] of [
+    ['leukaemia', 'leukemia'],
+    ['oestrogen', 'estrogen'],
+    ['diarrhoea', 'diarrhea'],
+    ['tumours', 'tumors'],
+    ['behaviour', 'behavior'],
+    ['coeliac', 'celiac'],
+  ]) {
     assert.deepEqual([...indexTerms(gb, 'en')], [...indexTerms(us, 'en')], `${gb} / ${us}`);
   }
-  for (const w of ['four', 'hour', 'flour', 'vertebrae', 'aerobic', 'poet', 'does']) assert.equal(americanSpelling(w), w, w);
+  for (const w of ['four', 'hour', 'flour', 'vertebrae', 'aerobic', 'poet', 'does'])
+    assert.equal(americanSpelling(w), w, w);
 });
 
 test('the normalisation helpers are pure and leave other input alone', () => {

@@ -55,8 +55,14 @@ describe('term registry epochs', () => {
         assert.deepEqual(analyze(t, l), expected[i]);
         analyzeTerms(t, l, stream);
         const terms = Array.from(stream.ids.subarray(0, stream.count), (id) => stream.strings[id]);
-        assert.deepEqual(terms, expected[i].map((tok) => tok.term));
-        assert.deepEqual(Array.from(stream.positions.subarray(0, stream.count)), expected[i].map((tok) => tok.position));
+        assert.deepEqual(
+          terms,
+          expected[i].map((tok) => tok.term),
+        );
+        assert.deepEqual(
+          Array.from(stream.positions.subarray(0, stream.count)),
+          expected[i].map((tok) => tok.position),
+        );
       });
     } finally {
       setTermRegistryLimit(TERM_REGISTRY_LIMIT);
@@ -72,7 +78,11 @@ describe('term registry epochs', () => {
       const ra = sa.search({ query: q, language: 'en', limit: 20 });
       const rb = sb.search({ query: q, language: 'en', limit: 20 });
       assert.equal(rb.total, ra.total, q);
-      assert.deepEqual(rb.hits.map((h) => [h.key, h.score]), ra.hits.map((h) => [h.key, h.score]), q);
+      assert.deepEqual(
+        rb.hits.map((h) => [h.key, h.score]),
+        ra.hits.map((h) => [h.key, h.score]),
+        q,
+      );
     }
     const segsA = a.reader.segments();
     const segsB = b.reader.segments();

@@ -38,7 +38,9 @@ test('tokenize passes the same hash as hashRangeLower for ASCII words, 0 otherwi
   const seen: Array<[string, number, number]> = [];
   tokenize(text, {
     compound() {},
-    word(s, e, _f, h) { seen.push([text.slice(s, e), h, hashRangeLower(text, s, e)]); },
+    word(s, e, _f, h) {
+      seen.push([text.slice(s, e), h, hashRangeLower(text, s, e)]);
+    },
   });
   for (const [w, h, want] of seen) {
     if (w === 'über') assert.equal(h, 0);

@@ -15,9 +15,16 @@ async function open(directory: MemoryDirectory) {
 
 /** Appends a copy of the last commit record without segment analysis versions (as the first release wrote it). */
 async function downgradeLastCommit(directory: MemoryDirectory): Promise<void> {
-  const log = (await directory.listAll()).filter((n) => n.startsWith('commits_')).sort().at(-1)!;
+  const log = (await directory.listAll())
+    .filter((n) => n.startsWith('commits_'))
+    .sort()
+    .at(-1)!;
   const last = decodeRecords(await directory.readFile(log)).at(-1)!;
-  const old = { ...last, generation: last.generation + 1, segments: last.segments.map(({ analysis: _a, ...rest }) => rest) };
+  const old = {
+    ...last,
+    generation: last.generation + 1,
+    segments: last.segments.map(({ analysis: _a, ...rest }) => rest),
+  };
   await directory.appendFile(log, encodeRecord(old));
 }
 

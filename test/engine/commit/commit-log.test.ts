@@ -10,7 +10,13 @@ import { openIndex, MemoryDirectory, EngineError } from '../../../engine/index.t
 import { decodeRecords, encodeRecord, logNumber, type CommitPoint } from '../../../engine/commit/commit-log.ts';
 import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
-const point = (generation: number): CommitPoint => ({ generation, committedAt: generation * 1000, nextSegment: generation, segments: [], docCount: 0 });
+const point = (generation: number): CommitPoint => ({
+  generation,
+  committedAt: generation * 1000,
+  nextSegment: generation,
+  segments: [],
+  docCount: 0,
+});
 
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -27,13 +33,22 @@ describe('commit log records', () => {
     const a = encodeRecord(point(1));
     const b = encodeRecord(point(2));
     const c = encodeRecord(point(3));
-    assert.deepEqual(decodeRecords(concat(a, b, c)).map((p) => p.generation), [1, 2, 3]);
+    assert.deepEqual(
+      decodeRecords(concat(a, b, c)).map((p) => p.generation),
+      [1, 2, 3],
+    );
     for (let cut = 1; cut < c.length; cut += 7) {
-      assert.deepEqual(decodeRecords(concat(a, b, c.subarray(0, cut))).map((p) => p.generation), [1, 2]);
+      assert.deepEqual(
+        decodeRecords(concat(a, b, c.subarray(0, cut))).map((p) => p.generation),
+        [1, 2],
+      );
     }
     const bad = c.slice();
     bad[bad.length - 3] ^= 1;
-    assert.deepEqual(decodeRecords(concat(a, b, bad)).map((p) => p.generation), [1, 2]);
+    assert.deepEqual(
+      decodeRecords(concat(a, b, bad)).map((p) => p.generation),
+      [1, 2],
+    );
     assert.deepEqual(decodeRecords(new Uint8Array(0)), []);
   });
 });
@@ -99,7 +114,10 @@ describe('opening an index directory', () => {
     await a.writer.commit();
     await a.close();
     for (const f of await dir.listAll()) if (f.endsWith('.seg')) await dir.deleteFile(f);
-    await assert.rejects(openIndex({ directory: dir, schema: SCHEMA }), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
+    await assert.rejects(
+      openIndex({ directory: dir, schema: SCHEMA }),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
   });
 
   it('opens an empty directory as an empty index at generation 0', async () => {

@@ -30,7 +30,10 @@ function rng(seed: number) {
 /** Runs the child until killed; resolves with the highest reported committed key number (or -1). */
 function runChild(dir: string, start: number, killAfterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', child, dir, String(start)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', child, dir, String(start)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let last = -1;
     let buf = '';
     let stderr = '';
@@ -74,7 +77,11 @@ describe('kill -9 recovery', () => {
       const start = committedUpTo + 1000; // fresh keys for each run
       const reported = await runChild(path, start, Math.floor(r() * 500));
       kills++;
-      const index = await openIndex({ directory: await FsDirectory.open(path), schema: { textFields: { body: {} }, keywordFields: ['batch'], numericFields: [] }, merge: false });
+      const index = await openIndex({
+        directory: await FsDirectory.open(path),
+        schema: { textFields: { body: {} }, keywordFields: ['batch'], numericFields: [] },
+        merge: false,
+      });
       try {
         const present = new Map<number, { v: number }>();
         for (const seg of index.reader.segments()) {
@@ -94,28 +101,41 @@ describe('kill -9 recovery', () => {
         const upper = Math.max(maxSeen, reported);
         for (let n = start; n <= upper; n++) {
           if (n <= maxSeen || n <= reported) {
-            assert.equal(present.has(n), expectedLive(n), `key c${n} (reported ${reported}, max ${maxSeen}, iter ${iter}, seed ${seed})`);
+            assert.equal(
+              present.has(n),
+              expectedLive(n),
+              `key c${n} (reported ${reported}, max ${maxSeen}, iter ${iter}, seed ${seed})`,
+            );
           }
         }
         // updates are atomic with their batch: c(n-1) is updated when c(n) with n % 10 == 6 is committed
-        for (const n of mine) if (n % 10 === 5 && present.has(n + 1)) assert.equal(present.get(n)!.v, 2, `update of c${n}`);
+        for (const n of mine)
+          if (n % 10 === 5 && present.has(n + 1)) assert.equal(present.get(n)!.v, 2, `update of c${n}`);
         // earlier runs' acknowledged keys are all still there
         for (const [from, to] of acknowledged) {
-          for (let n = from; n <= to; n++) assert.equal(present.has(n), expectedLive(n), `earlier key c${n} (seed ${seed})`);
+          for (let n = from; n <= to; n++)
+            assert.equal(present.has(n), expectedLive(n), `earlier key c${n} (seed ${seed})`);
         }
         acknowledged.push([start, maxSeen]);
-        if (process.env.CRASH_DEBUG) console.error(`iter ${iter}: reported ${reported - start}, found ${maxSeen - start}, segments ${index.reader.segments().length}`);
+        if (process.env.CRASH_DEBUG)
+          console.error(
+            `iter ${iter}: reported ${reported - start}, found ${maxSeen - start}, segments ${index.reader.segments().length}`,
+          );
         assert.equal(index.reader.info.docCount, present.size);
         assert.equal(index.reader.searcher().numDocs, present.size);
         const files = await readdir(path);
         const segIds = new Set(index.reader.segments().map((s) => `${s.id}.seg`));
-        for (const f of files.filter((f) => f.endsWith('.seg'))) assert.ok(segIds.has(f), `unreferenced ${f} left after reopen`);
+        for (const f of files.filter((f) => f.endsWith('.seg')))
+          assert.ok(segIds.has(f), `unreferenced ${f} left after reopen`);
         committedUpTo = Math.max(committedUpTo, maxSeen, reported);
       } finally {
         await index.close();
       }
     }
-    assert.ok(acknowledged.some(([from, to]) => to >= from), 'some commits completed before the kills');
+    assert.ok(
+      acknowledged.some(([from, to]) => to >= from),
+      'some commits completed before the kills',
+    );
     assert.equal(kills, ITERATIONS);
   });
 });

@@ -29,7 +29,10 @@ function contract(name: string, make: () => Promise<Directory>) {
 
     it('refuses to overwrite an existing file with EXISTS', async () => {
       await dir.writeFile('b.seg', [bytes('x')]);
-      await assert.rejects(dir.writeFile('b.seg', [bytes('y')]), (e) => e instanceof EngineError && e.code === 'EXISTS');
+      await assert.rejects(
+        dir.writeFile('b.seg', [bytes('y')]),
+        (e) => e instanceof EngineError && e.code === 'EXISTS',
+      );
       assert.equal(text(await dir.readFile('b.seg')), 'x');
     });
 

@@ -29,7 +29,12 @@ for (let batch = 0; ; batch++) {
     });
     if (next % 10 === 3) index.writer.delete(`c${next}`);
     if (next % 10 === 6) {
-      index.writer.add({ key: `c${next - 1}`, language: 'en', text: { body: `updated ${next - 1}` }, stored: { i: next - 1, v: 2 } });
+      index.writer.add({
+        key: `c${next - 1}`,
+        language: 'en',
+        text: { body: `updated ${next - 1}` },
+        stored: { i: next - 1, v: 2 },
+      });
     }
   }
   await index.writer.commit();

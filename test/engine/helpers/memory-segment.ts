@@ -19,13 +19,21 @@ export interface MemDoc {
   stored?: Record<string, unknown>;
 }
 
-interface TermData { docs: number[]; freqs: number[]; positions: Int32Array[] }
+interface TermData {
+  docs: number[];
+  freqs: number[];
+  positions: Int32Array[];
+}
 
 class MemPostings implements PostingsIterator {
   private i = -1;
   private block = -1;
 
-  constructor(private readonly d: TermData, private readonly blockSize: number, private readonly norms: (doc: number) => number) {}
+  constructor(
+    private readonly d: TermData,
+    private readonly blockSize: number,
+    private readonly norms: (doc: number) => number,
+  ) {}
 
   docID(): number {
     return this.i < 0 ? -1 : this.i >= this.d.docs.length ? NO_MORE_DOCS : this.d.docs[this.i];
@@ -71,7 +79,8 @@ class MemPostings implements PostingsIterator {
     if (this.block < 0) return [];
     const out: Impact[] = [];
     const end = Math.min((this.block + 1) * this.blockSize, this.d.docs.length);
-    for (let j = this.block * this.blockSize; j < end; j++) out.push({ freq: this.d.freqs[j], norm: this.norms(this.d.docs[j]) });
+    for (let j = this.block * this.blockSize; j < end; j++)
+      out.push({ freq: this.d.freqs[j], norm: this.norms(this.d.docs[j]) });
     return out;
   }
 }

@@ -47,7 +47,11 @@ test('highlight passages of long unspaced sentences start and end between charac
     const [p] = passages;
     assert.ok(p.text.length < text.length, `${key}: the passage is a window`);
     assertWhole(text, p.text, key);
-    assert.deepEqual(p.ranges.map(([a, b]) => p.text.slice(a, b)), ['東'], key);
+    assert.deepEqual(
+      p.ranges.map(([a, b]) => p.text.slice(a, b)),
+      ['東'],
+      key,
+    );
   }
 });
 

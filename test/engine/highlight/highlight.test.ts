@@ -12,12 +12,17 @@ const body =
   'Costs were low.';
 
 test('sentences split at terminal punctuation and line breaks, trimmed', () => {
-  const parts = splitSentences('One two. Three?  Four\nFive').map(([s, e]) => 'One two. Three?  Four\nFive'.slice(s, e));
+  const parts = splitSentences('One two. Three?  Four\nFive').map(([s, e]) =>
+    'One two. Three?  Four\nFive'.slice(s, e),
+  );
   assert.deepEqual(parts, ['One two.', 'Three?', 'Four', 'Five']);
 });
 
 test('passages carry ranges that cover exactly the matched words', () => {
-  const weights = new Map([['holiday', 2], ['sea', 1]]);
+  const weights = new Map([
+    ['holiday', 2],
+    ['sea', 1],
+  ]);
   const passages = highlightText('body', body, simpleAnalyze(body, 'en'), weights, { maxPassages: 2 });
   assert.equal(passages.length, 2);
   for (const p of passages) {
@@ -33,7 +38,9 @@ test('passages carry ranges that cover exactly the matched words', () => {
 
 test('long sentences are cut around the first match at word boundaries', () => {
   const long = `${'lorem ipsum dolor '.repeat(40)}holiday ${'sit amet '.repeat(40)}`;
-  const [p] = highlightText('body', long, simpleAnalyze(long, 'en'), new Map([['holiday', 1]]), { maxPassageLength: 80 });
+  const [p] = highlightText('body', long, simpleAnalyze(long, 'en'), new Map([['holiday', 1]]), {
+    maxPassageLength: 80,
+  });
   assert.ok(p.text.length <= 80);
   assert.ok(!p.text.startsWith(' ') && !p.text.endsWith(' '));
   const [[s, e]] = p.ranges;
@@ -42,7 +49,10 @@ test('long sentences are cut around the first match at word boundaries', () => {
 });
 
 test('searcher.highlight re-analyzes stored text with the index analyzer', async () => {
-  const index = await indexOf([doc('a', 'Holiday request form', body), doc('b', 'Other', 'Nothing relevant here at all.')]);
+  const index = await indexOf([
+    doc('a', 'Holiday request form', body),
+    doc('b', 'Other', 'Nothing relevant here at all.'),
+  ]);
   const s = index.reader.searcher();
   const [hit] = s.search({ query: 'holiday requests', language: 'en', limit: 1 }).hits;
   assert.equal(hit.key, 'a');
@@ -59,7 +69,10 @@ test('searcher.highlight re-analyzes stored text with the index analyzer', async
 });
 
 test('summary: first meaningful sentences, bounded, cut at a word boundary', async () => {
-  assert.equal(summarize(body, { maxLength: 300, targetLength: 60 }), 'The weather was mild all week. Our holiday request was approved on Monday!');
+  assert.equal(
+    summarize(body, { maxLength: 300, targetLength: 60 }),
+    'The weather was mild all week. Our holiday request was approved on Monday!',
+  );
   const long = 'word '.repeat(200);
   const cut = summarize(long, { maxLength: 50 });
   assert.ok(cut.length <= 50 && cut.endsWith('…'));

@@ -40,7 +40,9 @@ test('summarize equals the model on random texts', () => {
   for (let i = 0; i < 2000; i++) {
     let text = '';
     for (let n = int(r, 0, 25); n > 0; n--) {
-      for (let w = int(r, 1, i % 3 === 0 ? 3 : 40); w > 0; w--) text += words[int(r, 0, words.length - 1)] + [' ', ' ', ' ', ' ', ' ', ' ', ' ', '  ', '\u00a0', '\t'][int(r, 0, 9)];
+      for (let w = int(r, 1, i % 3 === 0 ? 3 : 40); w > 0; w--)
+        text +=
+          words[int(r, 0, words.length - 1)] + [' ', ' ', ' ', ' ', ' ', ' ', ' ', '  ', '\u00a0', '\t'][int(r, 0, 9)];
       text += ends[int(r, 0, ends.length - 1)];
     }
     const options = i % 2 ? {} : { maxLength: int(r, 10, 300), targetLength: int(r, 5, 200), minWords: int(r, 1, 6) };

@@ -16,7 +16,10 @@ const opts = { maxSegments: 1, minRatio: 0.1, maxMergeAtOnce: 10, maxMergedSegme
 describe('idle compaction policy', () => {
   it('merges the smallest segments first, at most maxMergeAtOnce, and nothing at the target', () => {
     const many = [seg('big', 100), ...Array.from({ length: 14 }, (_, i) => seg(`s${i}`, i + 1))];
-    assert.deepEqual(findIdleMerge(many, opts), Array.from({ length: 10 }, (_, i) => `s${i}`));
+    assert.deepEqual(
+      findIdleMerge(many, opts),
+      Array.from({ length: 10 }, (_, i) => `s${i}`),
+    );
     // only as many as reaching maxSegments takes
     assert.deepEqual(findIdleMerge([seg('a', 5), seg('b', 1), seg('c', 3)], { ...opts, maxSegments: 2 }), ['b', 'c']);
     assert.deepEqual(findIdleMerge([seg('a', 5), seg('b', 1), seg('c', 3)], opts), ['b', 'c', 'a']);
@@ -82,7 +85,11 @@ describe('idle compaction in the merge scheduler', () => {
     assert.equal(index.reader.segments().length, 6);
     const before = index.reader.searcher();
     // the same matches (scores move: purged deletions leave the collection statistics)
-    const matches = (s: typeof before) => s.search({ query: 'w1 w2', limit: 1000, language: 'en' }).hits.map((h) => h.key).sort();
+    const matches = (s: typeof before) =>
+      s
+        .search({ query: 'w1 w2', limit: 1000, language: 'en' })
+        .hits.map((h) => h.key)
+        .sort();
     const hits = matches(before);
     assert.ok(hits.length > 0);
     const docs = liveDocs(index);
@@ -103,14 +110,24 @@ describe('idle compaction in the merge scheduler', () => {
 
   it('keeps the adds and deletes made while a compaction merge runs, and stops compacting for them', async () => {
     const events: EngineEvent[] = [];
-    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: { segmentsPerTier: 100 }, compaction: { idleMs: 30 }, log: (e) => events.push(e) });
+    const index = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      merge: { segmentsPerTier: 100 },
+      compaction: { idleMs: 30 },
+      log: (e) => events.push(e),
+    });
     for (let round = 0; round < 4; round++) {
       for (let i = round * 200; i < round * 200 + 200; i++) index.writer.add(makeDoc(i));
       await index.writer.commit();
     }
     // wait until the compaction merge has taken its sources
-    for (let t = 0; t < 3000 && !index.writer.segments.some((s) => s.merging); t++) await new Promise((r) => setTimeout(r, 5));
-    assert.ok(index.writer.segments.some((s) => s.merging), 'a compaction merge started');
+    for (let t = 0; t < 3000 && !index.writer.segments.some((s) => s.merging); t++)
+      await new Promise((r) => setTimeout(r, 5));
+    assert.ok(
+      index.writer.segments.some((s) => s.merging),
+      'a compaction merge started',
+    );
     for (let i = 0; i < 800; i += 10) index.writer.delete(`k${i}`);
     for (let i = 800; i < 850; i++) index.writer.add(makeDoc(i));
     await index.writer.commit();
@@ -124,9 +141,20 @@ describe('idle compaction in the merge scheduler', () => {
 
   it('leaves an index alone while documents keep coming, and by default', async () => {
     const busyEvents: EngineEvent[] = [];
-    const busy = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: { segmentsPerTier: 100 }, compaction: { idleMs: 2000 }, log: (e) => busyEvents.push(e) });
+    const busy = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      merge: { segmentsPerTier: 100 },
+      compaction: { idleMs: 2000 },
+      log: (e) => busyEvents.push(e),
+    });
     const quiet: EngineEvent[] = [];
-    const off = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: { segmentsPerTier: 100 }, log: (e) => quiet.push(e) });
+    const off = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      merge: { segmentsPerTier: 100 },
+      log: (e) => quiet.push(e),
+    });
     for (let round = 0; round < 3; round++) {
       for (let i = round * 10; i < round * 10 + 10; i++) off.writer.add(makeDoc(i));
       await off.writer.commit();
@@ -136,9 +164,15 @@ describe('idle compaction in the merge scheduler', () => {
       if (i % 10 === 9) await busy.writer.commit();
       await new Promise((r) => setTimeout(r, 20));
     }
-    assert.ok(!busyEvents.some((e) => e.type === 'merge' || e.type === 'compacted'), 'no compaction while writes arrive');
+    assert.ok(
+      !busyEvents.some((e) => e.type === 'merge' || e.type === 'compacted'),
+      'no compaction while writes arrive',
+    );
     assert.equal(busy.reader.segments().length, 5);
-    assert.ok(!quiet.some((e) => e.type === 'merge' || e.type === 'compacted'), 'compaction is off unless idleMs is set');
+    assert.ok(
+      !quiet.some((e) => e.type === 'merge' || e.type === 'compacted'),
+      'compaction is off unless idleMs is set',
+    );
     assert.equal(off.reader.segments().length, 3);
     await busy.close();
     await off.close();

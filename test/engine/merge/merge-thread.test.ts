@@ -12,7 +12,12 @@ import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { SCHEMA, makeDoc } from '../helpers/storage-fixtures.ts';
 
 async function sources() {
-  const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: false, ramBufferBytes: 4096 });
+  const index = await openIndex({
+    directory: new MemoryDirectory(),
+    schema: SCHEMA,
+    merge: false,
+    ramBufferBytes: 4096,
+  });
   for (let i = 0; i < 120; i++) index.writer.add(makeDoc(i));
   for (let i = 0; i < 120; i += 5) index.writer.delete(`k${i}`);
   await index.writer.commit();

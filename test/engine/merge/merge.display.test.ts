@@ -46,7 +46,11 @@ function checkAll(index: Index, live: number[]): void {
 
 describe('display fields across flushes and merges', () => {
   it('a merged segment keeps its display store aligned after deletions are purged', async () => {
-    const index = await openIndex({ directory: new MemoryDirectory(), schema: WITH_DISPLAY, merge: { floorSegmentBytes: 1 } });
+    const index = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: WITH_DISPLAY,
+      merge: { floorSegmentBytes: 1 },
+    });
     await addRounds(index, 0, 120, 3);
     for (let i = 0; i < 120; i += 5) index.writer.delete(`k${i}`);
     await index.forceMerge(1);
@@ -54,7 +58,10 @@ describe('display fields across flushes and merges', () => {
     assert.equal(segs.length, 1);
     assert.deepEqual(segs[0].core.meta.displayFields, DISPLAY);
     assert.equal(segs[0].core.display()?.maxDoc, segs[0].maxDoc);
-    checkAll(index, Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 5 !== 0));
+    checkAll(
+      index,
+      Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 5 !== 0),
+    );
     await index.close();
   });
 
@@ -67,14 +74,23 @@ describe('display fields across flushes and merges', () => {
     await plain.close();
 
     const index = await openIndex({ directory: dir, schema: WITH_DISPLAY, merge: { floorSegmentBytes: 1 } });
-    checkAll(index, Array.from({ length: 60 }, (_, i) => i));
+    checkAll(
+      index,
+      Array.from({ length: 60 }, (_, i) => i),
+    );
     await addRounds(index, 60, 90, 1); // a flushed segment, with its display store, beside the old one
     const flushed = index.reader.segments().find((s) => s.core.display() !== null);
     assert.equal(flushed?.core.display()?.maxDoc, 30);
-    checkAll(index, Array.from({ length: 90 }, (_, i) => i));
+    checkAll(
+      index,
+      Array.from({ length: 90 }, (_, i) => i),
+    );
     await index.forceMerge(1);
     assert.deepEqual(index.reader.segments()[0].core.meta.displayFields, DISPLAY);
-    checkAll(index, Array.from({ length: 90 }, (_, i) => i));
+    checkAll(
+      index,
+      Array.from({ length: 90 }, (_, i) => i),
+    );
     await index.close();
   });
 
@@ -104,7 +120,10 @@ describe('display fields across flushes and merges', () => {
     const merges = events.filter((e) => e.type === 'merge');
     assert.equal(merges.length, 1, JSON.stringify(merges));
     assert.deepEqual(index.reader.segments()[0].core.meta.displayFields, DISPLAY);
-    checkAll(index, Array.from({ length: 40 }, (_, i) => i));
+    checkAll(
+      index,
+      Array.from({ length: 40 }, (_, i) => i),
+    );
     await index.close();
   });
 

@@ -12,7 +12,12 @@ import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
 describe('tiered merge policy', () => {
   it('merges nothing while the tier budget holds, then the smallest balanced window', () => {
-    const seg = (id: string, mb: number, dels = 0) => ({ id, sizeBytes: mb * 1024 * 1024, maxDoc: 1000, delCount: dels });
+    const seg = (id: string, mb: number, dels = 0) => ({
+      id,
+      sizeBytes: mb * 1024 * 1024,
+      maxDoc: 1000,
+      delCount: dels,
+    });
     assert.equal(findMerge([seg('a', 10), seg('b', 10), seg('c', 10)]), null);
     const many = Array.from({ length: 20 }, (_, i) => seg(`s${i}`, 1));
     const picked = findMerge([seg('big', 60), ...many]);
@@ -89,12 +94,23 @@ describe('forceMerge', () => {
 
   it('runs merges on the merge thread with the same live documents, stored fields and matches', async () => {
     const events: EngineEvent[] = [];
-    const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, ramBufferBytes: 2048, log: (e) => events.push(e) });
+    const index = await openIndex({
+      directory: new MemoryDirectory(),
+      schema: SCHEMA,
+      ramBufferBytes: 2048,
+      log: (e) => events.push(e),
+    });
     for (let i = 0; i < 300; i++) index.writer.add(makeDoc(i));
     for (let i = 0; i < 300; i += 7) index.writer.delete(`k${i}`);
     await index.writer.commit();
     const before = liveDocs(index);
-    const matches = (q: string) => new Set(index.reader.searcher().search({ query: q, limit: 1000, language: 'en' }).hits.map((h) => h.key));
+    const matches = (q: string) =>
+      new Set(
+        index.reader
+          .searcher()
+          .search({ query: q, limit: 1000, language: 'en' })
+          .hits.map((h) => h.key),
+      );
     const w3 = matches('w3');
     assert.ok(index.reader.segments().length > 1 && w3.size > 0);
     await index.forceMerge(1);

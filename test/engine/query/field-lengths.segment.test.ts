@@ -21,7 +21,10 @@ test('matches the lengths and minima computed directly, and is the same object f
     const reader = readerWith(norms);
     const got = segmentLengths(fields, reader);
     assert.equal(segmentLengths(fields, reader), got, 'memoised');
-    assert.deepEqual(got.norms, fields.map((f) => norms[f.name] ?? null));
+    assert.deepEqual(
+      got.norms,
+      fields.map((f) => norms[f.name] ?? null),
+    );
     const mins = fields.map((f) => {
       const n = norms[f.name];
       if (!n) return 0;
@@ -30,7 +33,10 @@ test('matches the lengths and minima computed directly, and is the same object f
       return f.boost * m;
     });
     assert.deepEqual([...got.mins], mins);
-    assert.equal(got.minTotal, mins.reduce((a, b) => a + b, 0));
+    assert.equal(
+      got.minTotal,
+      mins.reduce((a, b) => a + b, 0),
+    );
     if (Object.keys(norms).length === 0) assert.equal(got.lengths, null);
     else {
       for (let d = 0; d < maxDoc; d++) {

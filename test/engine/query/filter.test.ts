@@ -1,7 +1,14 @@
 /** Filter building blocks: cache keys, bitsets vs per-doc predicates, next-set-bit skipping, cache eviction. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFilterBits, compileFilter, FilterCache, filterKey, filterPredicate, nextSetBit } from '../../../engine/query/filter.ts';
+import {
+  buildFilterBits,
+  compileFilter,
+  FilterCache,
+  filterKey,
+  filterPredicate,
+  nextSetBit,
+} from '../../../engine/query/filter.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import type { Filter } from '../../../engine/query/types.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
@@ -11,7 +18,20 @@ import { int, rng } from '../helpers/random.ts';
 
 test('filter keys ignore value order and duplicates but not structure', () => {
   assert.equal(filterKey({ keyword: 'acl', anyOf: ['b', 'a', 'a'] }), filterKey({ keyword: 'acl', anyOf: ['a', 'b'] }));
-  assert.equal(filterKey({ and: [{ numeric: 'n', gte: 1 }, { keyword: 'k', anyOf: ['x'] }] }), filterKey({ and: [{ keyword: 'k', anyOf: ['x'] }, { numeric: 'n', gte: 1 }] }));
+  assert.equal(
+    filterKey({
+      and: [
+        { numeric: 'n', gte: 1 },
+        { keyword: 'k', anyOf: ['x'] },
+      ],
+    }),
+    filterKey({
+      and: [
+        { keyword: 'k', anyOf: ['x'] },
+        { numeric: 'n', gte: 1 },
+      ],
+    }),
+  );
   assert.notEqual(filterKey({ numeric: 'n', gte: 1 }), filterKey({ numeric: 'n', lte: 1 }));
   assert.notEqual(filterKey({ not: { keyword: 'k', anyOf: ['x'] } }), filterKey({ keyword: 'k', anyOf: ['x'] }));
 });
@@ -25,7 +45,10 @@ test('bitsets and per-doc predicates agree on random filters', () => {
     numbers: r() < 0.8 ? { n: int(r, 0, 50) } : ({} as Record<string, number>),
   }));
   const seg = memorySegment('s', docs, { analyze: simpleAnalyzer.analyze });
-  const leaf = (): Filter => (r() < 0.6 ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 0, 4) }, () => `t${int(r, 0, 12)}`) } : { numeric: 'n', gte: r() < 0.5 ? int(r, 0, 30) : undefined, lte: r() < 0.5 ? int(r, 20, 50) : undefined });
+  const leaf = (): Filter =>
+    r() < 0.6
+      ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 0, 4) }, () => `t${int(r, 0, 12)}`) }
+      : { numeric: 'n', gte: r() < 0.5 ? int(r, 0, 30) : undefined, lte: r() < 0.5 ? int(r, 20, 50) : undefined };
   const tree = (depth: number): Filter => {
     const x = r();
     if (depth > 2 || x < 0.4) return leaf();
@@ -37,11 +60,16 @@ test('bitsets and per-doc predicates agree on random filters', () => {
     const f = tree(0);
     const bits = buildFilterBits(f, seg);
     const pred = filterPredicate(f, seg);
-    for (let d = 0; d < seg.maxDoc; d++) assert.equal((bits[d >>> 5] & (1 << (d & 31))) !== 0, pred(d), JSON.stringify(f));
+    for (let d = 0; d < seg.maxDoc; d++)
+      assert.equal((bits[d >>> 5] & (1 << (d & 31))) !== 0, pred(d), JSON.stringify(f));
     // nextSetBit walks exactly the accepted docs
     const walked: number[] = [];
-    for (let d = nextSetBit(bits, 0, seg.maxDoc); d !== NO_MORE_DOCS; d = nextSetBit(bits, d + 1, seg.maxDoc)) walked.push(d);
-    assert.deepEqual(walked, docs.map((_, d) => d).filter((d) => pred(d)));
+    for (let d = nextSetBit(bits, 0, seg.maxDoc); d !== NO_MORE_DOCS; d = nextSetBit(bits, d + 1, seg.maxDoc))
+      walked.push(d);
+    assert.deepEqual(
+      walked,
+      docs.map((_, d) => d).filter((d) => pred(d)),
+    );
   }
 });
 
@@ -67,7 +95,11 @@ test('cache entries are found by (segment, key) pairs, replaced in place, and co
 });
 
 test('a filter used again on a segment is kept as a bitset even for a selective query', () => {
-  const seg = memorySegment('seg', Array.from({ length: 200 }, (_, d): MemDoc => ({ key: `d${d}`, text: {}, keywords: { acl: [`u${d % 50}`] } })), { analyze: simpleAnalyzer.analyze });
+  const seg = memorySegment(
+    'seg',
+    Array.from({ length: 200 }, (_, d): MemDoc => ({ key: `d${d}`, text: {}, keywords: { acl: [`u${d % 50}`] } })),
+    { analyze: simpleAnalyzer.analyze },
+  );
   const cache = new FilterCache();
   const filter = { keyword: 'acl', anyOf: ['u1', 'u2', 'u3'] };
   const key = filterKey(filter);
@@ -82,7 +114,11 @@ test('a filter used again on a segment is kept as a bitset even for a selective 
 
 test('a cached filter that keeps every doc of a segment compiles to no per-doc check, one that misses a doc does not', () => {
   for (const n of [31, 32, 33, 200]) {
-    const docs = Array.from({ length: n }, (_, d): MemDoc => ({ key: `d${d}`, text: {}, keywords: { acl: d === n - 1 ? ['last'] : ['all'] } }));
+    const docs = Array.from({ length: n }, (_, d): MemDoc => ({
+      key: `d${d}`,
+      text: {},
+      keywords: { acl: d === n - 1 ? ['last'] : ['all'] },
+    }));
     const seg = memorySegment(`seg${n}`, docs, { analyze: simpleAnalyzer.analyze });
     const cache = new FilterCache();
     const everyone = { keyword: 'acl', anyOf: ['all', 'last'] };

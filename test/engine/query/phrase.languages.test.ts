@@ -27,7 +27,11 @@ after(async () => {
   await index.close();
 });
 
-const keys = (query: string, language: 'de' | 'en') => s.search({ query, language, limit: 10 }).hits.map((h) => h.key).sort();
+const keys = (query: string, language: 'de' | 'en') =>
+  s
+    .search({ query, language, limit: 10 })
+    .hits.map((h) => h.key)
+    .sort();
 
 test('an English phrase with English stopwords finds the English document with either hint', () => {
   for (const lang of ['de', 'en'] as const) {
@@ -58,18 +62,28 @@ test('a gap keeps the phrase positional: the words around it must still stand at
   const [c] = parseQuery('"house of many rooms"', 'de', analyzeQuery).clauses;
   assert.equal(c.kind, 'phrase');
   if (c.kind !== 'phrase') return;
-  assert.deepEqual(c.slots.map((x) => x.offset), [0, 2, 3]);
+  assert.deepEqual(
+    c.slots.map((x) => x.offset),
+    [0, 2, 3],
+  );
   assert.deepEqual(keys('"house of many rooms"', 'de'), ['other']);
   assert.deepEqual(keys('"house of rooms"', 'de'), []);
 });
 
 test('a phrase of words that are all stopwords somewhere still matches where they are indexed', () => {
   // "to be or not" holds only English stopwords; a German-indexed text keeps them as terms.
-  index.writer.add({ key: 'quote', language: 'de', text: { title: 'Zitat', body: 'Hamlet sagt: to be or not to be, und schweigt.' } });
+  index.writer.add({
+    key: 'quote',
+    language: 'de',
+    text: { title: 'Zitat', body: 'Hamlet sagt: to be or not to be, und schweigt.' },
+  });
   return index.writer.commit().then(() => {
     const fresh = index.reader.searcher();
     try {
-      assert.deepEqual(fresh.search({ query: '"to be or not"', language: 'de', limit: 10 }).hits.map((h) => h.key), ['quote']);
+      assert.deepEqual(
+        fresh.search({ query: '"to be or not"', language: 'de', limit: 10 }).hits.map((h) => h.key),
+        ['quote'],
+      );
     } finally {
       index.reader.release(fresh);
     }

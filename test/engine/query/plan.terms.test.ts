@@ -16,8 +16,16 @@ import { bm25Params } from '../../../engine/scoring/bm25.ts';
 import { termsQuery } from '../../../engine/similarity/more-like-this.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';
 
-const schema = { textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } } as Record<string, { boost?: number }>, keywordFields: ['acl'], numericFields: [] };
-const fields = [{ name: 'title', boost: 2 }, { name: 'body', boost: 1 }, { name: 'meta', boost: 0.5 }];
+const schema = {
+  textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } } as Record<string, { boost?: number }>,
+  keywordFields: ['acl'],
+  numericFields: [],
+};
+const fields = [
+  { name: 'title', boost: 2 },
+  { name: 'body', boost: 1 },
+  { name: 'meta', boost: 0.5 },
+];
 
 async function corpus(seed: number) {
   const r = rng(seed);
@@ -30,7 +38,12 @@ async function corpus(seed: number) {
       const body = Array.from({ length: int(r, 3, 30) }, word).join(' ');
       const acl = [`g${int(r, 0, 5)}`];
       // meta holds its own words: terms absent from title and body
-      index.writer.add({ key: `d${id++}`, language: 'en', text: { title, body, ...(r() < 0.3 ? { meta: `m${int(r, 0, 50)}` } : {}) }, keywords: { acl } });
+      index.writer.add({
+        key: `d${id++}`,
+        language: 'en',
+        text: { title, body, ...(r() < 0.3 ? { meta: `m${int(r, 0, 50)}` } : {}) },
+        keywords: { acl },
+      });
     }
     await index.writer.commit();
   }
@@ -72,8 +85,23 @@ test('executeQuery with terms returns the hits of the parsed OR query', async ()
   for (let q = 0; q < 60; q++) {
     const terms = randomTerms(r, word);
     const filter = q % 2 === 0 ? undefined : { keyword: 'acl', anyOf: [`g${int(r, 0, 5)}`] };
-    const opts = { filter, k: int(r, 1, 15), excludeGlobal: q % 3 === 0 ? -1 : int(r, 0, 1500), pruning: true, totalHitsThreshold: 0, exhaustiveMaxCost: q % 4 === 0 ? 0 : 1 << 14 };
-    const ctx = (): SnapshotContext => ({ segments, bases, fields, bm25: bm25Params(), stats: new GlobalStats(segments), filterCache: cache, fieldScoring: 'combined' });
+    const opts = {
+      filter,
+      k: int(r, 1, 15),
+      excludeGlobal: q % 3 === 0 ? -1 : int(r, 0, 1500),
+      pruning: true,
+      totalHitsThreshold: 0,
+      exhaustiveMaxCost: q % 4 === 0 ? 0 : 1 << 14,
+    };
+    const ctx = (): SnapshotContext => ({
+      segments,
+      bases,
+      fields,
+      bm25: bm25Params(),
+      stats: new GlobalStats(segments),
+      filterCache: cache,
+      fieldScoring: 'combined',
+    });
     const want = executeQuery(ctx(), { ...opts, query: termsQuery(terms, 'en') });
     const got = executeQuery(ctx(), { ...opts, terms });
     assert.deepEqual(got.top.sorted(), want.top.sorted());

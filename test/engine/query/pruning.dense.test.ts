@@ -12,7 +12,11 @@ import { MemoryDirectory, openIndex, Searcher } from '../../../engine/index.ts';
 import type { ParsedQuery, QueryClause } from '../../../engine/query/types.ts';
 import { int, rng } from '../helpers/random.ts';
 
-const schema = { textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } }, keywordFields: ['acl'], numericFields: [] };
+const schema = {
+  textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } },
+  keywordFields: ['acl'],
+  numericFields: [],
+};
 const VOCAB = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta', 'lambda', 'zeta', 'eta', 'iota'];
 
 test('dense small-vocabulary corpus: pruned top-k equals exhaustive (term-at-a-time windows)', async () => {
@@ -26,7 +30,12 @@ test('dense small-vocabulary corpus: pruned top-k equals exhaustive (term-at-a-t
     for (let i = 0; i < n; i++) {
       // two spellings of a word (`alpha` / `alphas`) stand in for a word's alternative terms
       const body = text(int(r, 5, 60)).replace(/beta/g, () => (r() < 0.3 ? 'betas' : 'beta'));
-      index.writer.add({ key: `d${id++}`, language: 'en', text: { title: text(int(r, 0, 3)), body, meta: r() < 0.3 ? text(2) : '' }, keywords: { acl: ['all', r() < 0.6 ? 'p' : r() < 0.1 ? 'rare' : 'q'] } });
+      index.writer.add({
+        key: `d${id++}`,
+        language: 'en',
+        text: { title: text(int(r, 0, 3)), body, meta: r() < 0.3 ? text(2) : '' },
+        keywords: { acl: ['all', r() < 0.6 ? 'p' : r() < 0.1 ? 'rare' : 'q'] },
+      });
     }
     for (let k = 0; k < 80; k++) index.writer.delete(`d${int(r, 0, id - 1)}`);
     await index.writer.commit();
@@ -46,12 +55,18 @@ test('dense small-vocabulary corpus: pruned top-k equals exhaustive (term-at-a-t
     if (clauses.every((c) => c.occur === 'mustNot')) continue;
     const query: ParsedQuery = { text: '', language: 'en', clauses };
     // none; every doc; about 60%, 36% and 4% of the docs (dense filters are scored term at a time too)
-    const filter = [undefined, ['all', 'x'], ['p'], ['q'], ['rare']].map((t) => t && { keyword: 'acl', anyOf: t })[q % 5];
+    const filter = [undefined, ['all', 'x'], ['p'], ['q'], ['rare']].map((t) => t && { keyword: 'acl', anyOf: t })[
+      q % 5
+    ];
     const limit = int(r, 1, 15);
     const a = fast.search({ query, filter, limit });
     const b = slow.search({ query, filter, limit });
     const label = JSON.stringify(clauses.map((c) => [c.occur, c.kind === 'word' ? c.word.terms : []]));
-    assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), label);
+    assert.deepEqual(
+      a.hits.map((h) => [h.key, h.score]),
+      b.hits.map((h) => [h.key, h.score]),
+      label,
+    );
     if (a.totalIsExact) assert.equal(a.total, b.total, label);
     else {
       assert.ok(a.total <= b.total, label);

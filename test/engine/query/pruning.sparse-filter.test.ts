@@ -26,8 +26,14 @@ async function sparseIndex(seed: number) {
     for (let i = 0; i < 4000; i++) {
       // "common" is in about half of the bodies and a sixth of the titles, with varied counts and lengths.
       // "often" is in a third of the bodies but hardly any title (title blocks span whole segments).
-      const title = [...Array.from({ length: int(r, 1, 5) }, word), ...(r() < 0.16 ? ['common'] : []), ...(r() < 0.01 ? ['often'] : [])].join(' ');
-      const body = Array.from({ length: int(r, 3, r() < 0.1 ? 120 : 30) }, () => (r() < 0.04 ? 'common' : r() < 0.03 ? 'often' : word()));
+      const title = [
+        ...Array.from({ length: int(r, 1, 5) }, word),
+        ...(r() < 0.16 ? ['common'] : []),
+        ...(r() < 0.01 ? ['often'] : []),
+      ].join(' ');
+      const body = Array.from({ length: int(r, 3, r() < 0.1 ? 120 : 30) }, () =>
+        r() < 0.04 ? 'common' : r() < 0.03 ? 'often' : word(),
+      );
       if (r() < 0.4) body.push('common');
       if (r() < 0.25) body.push('often');
       // rare0..rare49: one or two docs each per segment
@@ -42,7 +48,11 @@ async function sparseIndex(seed: number) {
 }
 
 function words(terms: string[]): ParsedQuery {
-  return { text: '', language: 'en', clauses: terms.map((t) => ({ kind: 'word', occur: 'should', word: { text: t, terms: [t], parts: [] } })) };
+  return {
+    text: '',
+    language: 'en',
+    clauses: terms.map((t) => ({ kind: 'word', occur: 'should', word: { text: t, terms: [t], parts: [] } })),
+  };
 }
 
 test('common words under sparse cached filters: pruned equals exhaustive, with and without rarer words', async () => {
@@ -56,7 +66,10 @@ test('common words under sparse cached filters: pruned equals exhaustive, with a
     let pruned = 0;
     for (let q = 0; q < 60; q++) {
       // 4-10 tokens out of 60 (popular ones included at times): a few to 25 % of the docs.
-      const filter: Filter = { keyword: 'acl', anyOf: Array.from({ length: int(r, 4, 10) }, () => `g${r() < 0.2 ? int(r, 0, 5) : int(r, 10, 59)}`) };
+      const filter: Filter = {
+        keyword: 'acl',
+        anyOf: Array.from({ length: int(r, 4, 10) }, () => `g${r() < 0.2 ? int(r, 0, 5) : int(r, 10, 59)}`),
+      };
       const shape = q % 5;
       const common = q % 2 === 0 ? 'common' : 'often';
       let query: ParsedQuery;
@@ -66,7 +79,11 @@ test('common words under sparse cached filters: pruned equals exhaustive, with a
       else if (shape === 3) {
         // an alternative group (a MaxScorer clause) next to the common word
         query = words([common]);
-        query.clauses.push({ kind: 'word', occur: 'should', word: { text: 'x', terms: [`w${int(r, 100, 299)}`, `w${int(r, 0, 20)}`], parts: [] } });
+        query.clauses.push({
+          kind: 'word',
+          occur: 'should',
+          word: { text: 'x', terms: [`w${int(r, 100, 299)}`, `w${int(r, 0, 20)}`], parts: [] },
+        });
       } else query = words([word(), common, `w${int(r, 200, 299)}`]);
       const limit = r() < 0.5 ? int(r, 1, 3) : int(r, 4, 12);
       const want = slow.search({ query, filter, limit });

@@ -35,7 +35,14 @@ function randomIndex(seed: number) {
       });
     }
     const deleted = docs.map((_, d) => d).filter(() => r() < 0.1);
-    segs.push(memorySegment(`s${s}`, docs, { analyze: simpleAnalyzer.analyze, blockSize: int(r, 1, 9), deleted, withNorms: r() < 0.7 }));
+    segs.push(
+      memorySegment(`s${s}`, docs, {
+        analyze: simpleAnalyzer.analyze,
+        blockSize: int(r, 1, 9),
+        deleted,
+        withNorms: r() < 0.7,
+      }),
+    );
   }
   return { segs, r, word };
 }
@@ -48,7 +55,12 @@ function randomQuery(r: () => number, word: () => string): ParsedQuery {
     const occur = x < 0.1 ? 'must' : x < 0.18 ? 'mustNot' : 'should';
     if (r() < 0.12) {
       const len = int(r, 2, 3);
-      clauses.push({ kind: 'phrase', occur, text: '', slots: Array.from({ length: len }, (_, k) => ({ terms: [word()], offset: k + (r() < 0.1 ? 1 : 0) })) });
+      clauses.push({
+        kind: 'phrase',
+        occur,
+        text: '',
+        slots: Array.from({ length: len }, (_, k) => ({ terms: [word()], offset: k + (r() < 0.1 ? 1 : 0) })),
+      });
     } else {
       const terms = r() < 0.2 ? [word(), word()] : [word()];
       const parts = r() < 0.15 ? [word()] : [];
@@ -76,7 +88,13 @@ test('pruned top-k equals exhaustive top-k on random indexes', () => {
     const { segs, r, word } = randomIndex(seed);
     const threshold = int(r, 0, 20);
     const fieldScoring = seed % 2 === 0 ? 'sum' : 'combined';
-    const fast = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, totalHitsThreshold: threshold, fieldScoring });
+    const fast = new Searcher(segs, {
+      schema,
+      generation: 1,
+      analyzer: simpleAnalyzer,
+      totalHitsThreshold: threshold,
+      fieldScoring,
+    });
     const slow = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, pruning: false, fieldScoring });
     for (let q = 0; q < 25; q++) {
       const query = randomQuery(r, word);
@@ -86,7 +104,11 @@ test('pruned top-k equals exhaustive top-k on random indexes', () => {
       const a = fast.search({ query, filter, limit, offset });
       const b = slow.search({ query, filter, limit, offset });
       const ctx = `seed ${seed} query ${q}: ${JSON.stringify(query.clauses)} filter ${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
-      assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), ctx);
+      assert.deepEqual(
+        a.hits.map((h) => [h.key, h.score]),
+        b.hits.map((h) => [h.key, h.score]),
+        ctx,
+      );
       assert.equal(b.totalIsExact, true);
       if (a.totalIsExact) assert.equal(a.total, b.total, ctx);
       else {
@@ -129,7 +151,13 @@ test('pruned equals exhaustive on real segments (128-doc blocks, impacts, severa
     for (let i = 0; i < 1500; i++) {
       const title = Array.from({ length: int(r, 0, 4) }, word).join(' ');
       const body = Array.from({ length: int(r, 1, r() < 0.05 ? 300 : 30) }, word).join(' ');
-      index.writer.add({ key: `d${id++}`, language: 'en', text: { title, body }, keywords: { acl: [`t${int(r, 0, 9)}`] }, numbers: { n: int(r, 0, 100) } });
+      index.writer.add({
+        key: `d${id++}`,
+        language: 'en',
+        text: { title, body },
+        keywords: { acl: [`t${int(r, 0, 9)}`] },
+        numbers: { n: int(r, 0, 100) },
+      });
     }
     for (let k = 0; k < 100; k++) index.writer.delete(`d${int(r, 0, id - 1)}`);
     await index.writer.commit();
@@ -141,12 +169,18 @@ test('pruned equals exhaustive on real segments (128-doc blocks, impacts, severa
     const fieldScoring = q % 3 === 0 ? 'sum' : 'combined';
     const fast = new Searcher(segs, { schema, generation: 1, totalHitsThreshold: 0, fieldScoring });
     const slow = new Searcher(segs, { schema, generation: 1, pruning: false, fieldScoring });
-    const text = Array.from({ length: int(r, 1, 4) }, () => (r() < 0.1 ? '+' : r() < 0.05 ? '-' : '') + word()).join(' ');
+    const text = Array.from({ length: int(r, 1, 4) }, () => (r() < 0.1 ? '+' : r() < 0.05 ? '-' : '') + word()).join(
+      ' ',
+    );
     const filter = randomFilter(r);
     const limit = int(r, 1, 20);
     const a = fast.search({ query: text, language: 'en', filter, limit });
     const b = slow.search({ query: text, language: 'en', filter, limit });
-    assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), `${text} ${JSON.stringify(filter)}`);
+    assert.deepEqual(
+      a.hits.map((h) => [h.key, h.score]),
+      b.hits.map((h) => [h.key, h.score]),
+      `${text} ${JSON.stringify(filter)}`,
+    );
     if (!a.totalIsExact) pruned++;
   }
   assert.ok(pruned > 30, `pruning happened in ${pruned} of 150 queries`);
@@ -162,8 +196,15 @@ test('one word with rare and common alternatives, under filters: pruned equals e
   for (let batch = 0; batch < 2; batch++) {
     for (let i = 0; i < 2500; i++) {
       const title = Array.from({ length: int(r, 0, 4) }, word).join(' ');
-      const body = Array.from({ length: int(r, 1, r() < 0.05 ? 200 : 25) }, word).join(' ') + (r() < 0.02 ? ' rareword' : '');
-      index.writer.add({ key: `d${id++}`, language: 'en', text: { title, body }, keywords: { acl: [`t${int(r, 0, 19)}`] }, numbers: { n: int(r, 0, 100) } });
+      const body =
+        Array.from({ length: int(r, 1, r() < 0.05 ? 200 : 25) }, word).join(' ') + (r() < 0.02 ? ' rareword' : '');
+      index.writer.add({
+        key: `d${id++}`,
+        language: 'en',
+        text: { title, body },
+        keywords: { acl: [`t${int(r, 0, 19)}`] },
+        numbers: { n: int(r, 0, 100) },
+      });
     }
     for (let k = 0; k < 50; k++) index.writer.delete(`d${int(r, 0, id - 1)}`);
     await index.writer.commit();
@@ -176,12 +217,23 @@ test('one word with rare and common alternatives, under filters: pruned equals e
     const slow = new Searcher(segs, { schema, generation: 1, pruning: false });
     const common = word();
     const terms = r() < 0.5 ? ['rareword', common] : [common, word(), 'rareword'];
-    const query: ParsedQuery = { text: '', language: 'en', clauses: [{ kind: 'word', occur: 'should', word: { text: common, terms, parts: [] } }] };
-    const filter: Filter | undefined = r() < 0.8 ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, 4) }, () => `t${int(r, 0, 19)}`) } : randomFilter(r);
+    const query: ParsedQuery = {
+      text: '',
+      language: 'en',
+      clauses: [{ kind: 'word', occur: 'should', word: { text: common, terms, parts: [] } }],
+    };
+    const filter: Filter | undefined =
+      r() < 0.8
+        ? { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, 4) }, () => `t${int(r, 0, 19)}`) }
+        : randomFilter(r);
     const limit = int(r, 1, 12);
     const a = fast.search({ query, filter, limit });
     const b = slow.search({ query, filter, limit });
-    assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), `${terms} ${JSON.stringify(filter)} ${limit}`);
+    assert.deepEqual(
+      a.hits.map((h) => [h.key, h.score]),
+      b.hits.map((h) => [h.key, h.score]),
+      `${terms} ${JSON.stringify(filter)} ${limit}`,
+    );
     if (a.totalIsExact) assert.equal(a.total, b.total);
     else {
       assert.ok(a.total <= b.total);
@@ -198,7 +250,12 @@ test('a filter every doc passes gives the unfiltered hits, totals and the deleti
   const word = zipfWords(r, 30);
   const index = await openIndex({ directory: new MemoryDirectory(), schema, merge: false });
   for (let i = 0; i < 3000; i++) {
-    index.writer.add({ key: `d${i}`, language: 'en', text: { title: word(), body: Array.from({ length: int(r, 1, 30) }, word).join(' ') }, keywords: { acl: [`t${i % 3}`] } });
+    index.writer.add({
+      key: `d${i}`,
+      language: 'en',
+      text: { title: word(), body: Array.from({ length: int(r, 1, 30) }, word).join(' ') },
+      keywords: { acl: [`t${i % 3}`] },
+    });
   }
   await index.writer.commit();
   for (let k = 0; k < 300; k++) index.writer.delete(`d${int(r, 0, 2999)}`);
@@ -211,7 +268,11 @@ test('a filter every doc passes gives the unfiltered hits, totals and the deleti
       // the second pass runs on the cached bitsets
       const a = searcher.search({ query: text, language: 'en', filter: everyone, limit: 10 });
       const b = searcher.search({ query: text, language: 'en', limit: 10 });
-      assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), text);
+      assert.deepEqual(
+        a.hits.map((h) => [h.key, h.score]),
+        b.hits.map((h) => [h.key, h.score]),
+        text,
+      );
       assert.equal(a.total, b.total);
     }
   }

@@ -38,9 +38,21 @@ test('a clause turning essential mid-segment: pruned top-k equals exhaustive top
   for (let seed = 1; seed <= 300; seed++) {
     const r = rng(seed);
     const n = int(r, 200, 1200);
-    const segs = [memorySegment('s0', docs(r, n, 0.2, 0.3 + r() * 0.5, 0.02 + r() * 0.1), { analyze: simpleAnalyzer.analyze, blockSize: int(r, 2, 16), withNorms: true })];
+    const segs = [
+      memorySegment('s0', docs(r, n, 0.2, 0.3 + r() * 0.5, 0.02 + r() * 0.1), {
+        analyze: simpleAnalyzer.analyze,
+        blockSize: int(r, 2, 16),
+        withNorms: true,
+      }),
+    ];
     const fieldScoring = seed % 2 === 0 ? 'sum' : 'combined';
-    const fast = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, totalHitsThreshold: 0, fieldScoring });
+    const fast = new Searcher(segs, {
+      schema,
+      generation: 1,
+      analyzer: simpleAnalyzer,
+      totalHitsThreshold: 0,
+      fieldScoring,
+    });
     const slow = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, pruning: false, fieldScoring });
     const query: ParsedQuery = {
       text: '',
@@ -53,7 +65,11 @@ test('a clause turning essential mid-segment: pruned top-k equals exhaustive top
     for (const limit of [1, 3, 10]) {
       const a = fast.search({ query, limit });
       const b = slow.search({ query, limit });
-      assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), `seed ${seed} limit ${limit}`);
+      assert.deepEqual(
+        a.hits.map((h) => [h.key, h.score]),
+        b.hits.map((h) => [h.key, h.score]),
+        `seed ${seed} limit ${limit}`,
+      );
       compared++;
       if (!a.totalIsExact) pruned++;
     }

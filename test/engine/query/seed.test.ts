@@ -27,22 +27,52 @@ function corpus(seed: number) {
     const docs: MemDoc[] = [];
     for (let d = int(r, 300, 900); d > 0; d--) {
       const body: string[] = [];
-      for (let k = int(r, 2, 25); k > 0; k--) body.push(r() < 0.4 ? 'common' : r() < 0.5 ? 'usual' : `f${int(r, 0, 30)}`);
+      for (let k = int(r, 2, 25); k > 0; k--)
+        body.push(r() < 0.4 ? 'common' : r() < 0.5 ? 'usual' : `f${int(r, 0, 30)}`);
       if (r() < 0.02) body.push('rare');
-      docs.push({ key: `d${id++}`, text: { title: r() < 0.2 ? (r() < 0.05 ? 'common rare' : 'common') : `f${int(r, 0, 30)}`, body: body.join(' ') }, keywords: { acl: [`t${int(r, 0, 4)}`] } });
+      docs.push({
+        key: `d${id++}`,
+        text: {
+          title: r() < 0.2 ? (r() < 0.05 ? 'common rare' : 'common') : `f${int(r, 0, 30)}`,
+          body: body.join(' '),
+        },
+        keywords: { acl: [`t${int(r, 0, 4)}`] },
+      });
     }
-    segs.push(memorySegment(`s${s}`, docs, { analyze: simpleAnalyzer.analyze, blockSize: int(r, 4, 32), deleted: docs.map((_, d) => d).filter(() => r() < 0.05), withNorms: true }));
+    segs.push(
+      memorySegment(`s${s}`, docs, {
+        analyze: simpleAnalyzer.analyze,
+        blockSize: int(r, 4, 32),
+        deleted: docs.map((_, d) => d).filter(() => r() < 0.05),
+        withNorms: true,
+      }),
+    );
   }
   return { segs, r };
 }
 
-const word = (w: string) => ({ kind: 'word' as const, occur: 'should' as const, word: { text: w, terms: [w], parts: [] } });
+const word = (w: string) => ({
+  kind: 'word' as const,
+  occur: 'should' as const,
+  word: { text: w, terms: [w], parts: [] },
+});
 const query: ParsedQuery = { text: '', language: 'en', clauses: [word('common'), word('rare'), word('usual')] };
 
 test('seeding applies to a rare word next to common ones', () => {
   const { segs } = corpus(1);
   const stats = new GlobalStats(segs);
-  const plan = buildPlan(query, { segments: segs, fields: [{ name: 'title', boost: 2 }, { name: 'body', boost: 1 }], bm25: { k1: 1.2, b: 0.75 } }, stats);
+  const plan = buildPlan(
+    query,
+    {
+      segments: segs,
+      fields: [
+        { name: 'title', boost: 2 },
+        { name: 'body', boost: 1 },
+      ],
+      bm25: { k1: 1.2, b: 0.75 },
+    },
+    stats,
+  );
   const reader = segs[0];
   const scoring: Scorer[] = [];
   for (const u of plan.scoring) {
@@ -50,7 +80,16 @@ test('seeding applies to a rare word next to common ones', () => {
     if (s) scoring.push(s);
   }
   const top = new TopDocs(10);
-  const task = { scoring, required: [], excluded: [], accept: (d: number) => !reader.isDeleted(d), nextCandidate: null, bits: null, docBase: 0, maxDoc: reader.maxDoc };
+  const task = {
+    scoring,
+    required: [],
+    excluded: [],
+    accept: (d: number) => !reader.isDeleted(d),
+    nextCandidate: null,
+    bits: null,
+    docBase: 0,
+    maxDoc: reader.maxDoc,
+  };
   const seeded = seedTop(plan.scoring, reader, stats, 0, task, top, { count: 0, exact: true, threshold: 0 });
   assert.ok(seeded !== null && seeded.size > 0, 'seeded');
   assert.equal(top.size, Math.min(10, seeded.size));
@@ -63,11 +102,18 @@ test('with seeding, pruned top-k equals exhaustive top-k', () => {
     const fast = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, totalHitsThreshold: 0 });
     const slow = new Searcher(segs, { schema, generation: 1, analyzer: simpleAnalyzer, pruning: false });
     for (let q = 0; q < 6; q++) {
-      const filter: Filter | undefined = q % 3 === 0 ? undefined : { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, 3) }, () => `t${int(r, 0, 4)}`) };
+      const filter: Filter | undefined =
+        q % 3 === 0
+          ? undefined
+          : { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, 3) }, () => `t${int(r, 0, 4)}`) };
       const limit = int(r, 1, 20);
       const a = fast.search({ query, filter, limit });
       const b = slow.search({ query, filter, limit });
-      assert.deepEqual(a.hits.map((h) => [h.key, h.score]), b.hits.map((h) => [h.key, h.score]), `seed ${seed} ${JSON.stringify(filter)} ${limit}`);
+      assert.deepEqual(
+        a.hits.map((h) => [h.key, h.score]),
+        b.hits.map((h) => [h.key, h.score]),
+        `seed ${seed} ${JSON.stringify(filter)} ${limit}`,
+      );
       compared++;
     }
   }

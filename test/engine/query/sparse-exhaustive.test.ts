@@ -17,7 +17,11 @@ import { bm25Params } from '../../../engine/scoring/bm25.ts';
 import type { PostingsIterator, SegmentReader } from '../../../engine/segment/types.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';
 
-const schema = { textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } } as Record<string, { boost?: number }>, keywordFields: ['acl'], numericFields: [] };
+const schema = {
+  textFields: { title: { boost: 2 }, body: {}, meta: { boost: 0.5 } } as Record<string, { boost?: number }>,
+  keywordFields: ['acl'],
+  numericFields: [],
+};
 
 async function corpus(seed: number) {
   const r = rng(seed);
@@ -29,7 +33,12 @@ async function corpus(seed: number) {
       const title = Array.from({ length: int(r, 1, 6) }, word).join(' ');
       const body = Array.from({ length: int(r, 3, r() < 0.1 ? 400 : 40) }, word).join(' ');
       const acl = Array.from({ length: int(r, 1, 3) }, () => `g${int(r, 0, 30)}`);
-      index.writer.add({ key: `d${id++}`, language: 'en', text: { title, body, ...(r() < 0.3 ? { meta: word() } : {}) }, keywords: { acl } });
+      index.writer.add({
+        key: `d${id++}`,
+        language: 'en',
+        text: { title, body, ...(r() < 0.3 ? { meta: word() } : {}) },
+        keywords: { acl },
+      });
     }
     for (let k = 0; k < 40; k++) index.writer.delete(`d${int(r, 0, id - 1)}`);
     await index.writer.commit();
@@ -58,7 +67,15 @@ function withoutDrain(reader: SegmentReader): SegmentReader {
   return wrapped;
 }
 
-function run(segments: SegmentReader[], query: ParsedQuery, filter: Filter | undefined, k: number, exclude: number, sparse: boolean, cache: FilterCache) {
+function run(
+  segments: SegmentReader[],
+  query: ParsedQuery,
+  filter: Filter | undefined,
+  k: number,
+  exclude: number,
+  sparse: boolean,
+  cache: FilterCache,
+) {
   const bases: number[] = [];
   let base = 0;
   for (const s of segments) {
@@ -66,13 +83,37 @@ function run(segments: SegmentReader[], query: ParsedQuery, filter: Filter | und
     base += s.maxDoc;
   }
   const fields = Object.entries(schema.textFields).map(([name, f]) => ({ name, boost: f.boost ?? 1 }));
-  const ctx: SnapshotContext = { segments, bases, fields, bm25: bm25Params(), stats: new GlobalStats(segments), filterCache: cache, fieldScoring: 'combined' };
-  const { top, st } = executeQuery(ctx, { query, filter, k, excludeGlobal: exclude, pruning: false, totalHitsThreshold: 0, exhaustiveMaxCost: sparse ? 1 << 20 : 0 });
+  const ctx: SnapshotContext = {
+    segments,
+    bases,
+    fields,
+    bm25: bm25Params(),
+    stats: new GlobalStats(segments),
+    filterCache: cache,
+    fieldScoring: 'combined',
+  };
+  const { top, st } = executeQuery(ctx, {
+    query,
+    filter,
+    k,
+    excludeGlobal: exclude,
+    pruning: false,
+    totalHitsThreshold: 0,
+    exhaustiveMaxCost: sparse ? 1 << 20 : 0,
+  });
   return { hits: top.sorted(), count: st.count };
 }
 
 function words(terms: string[]): ParsedQuery {
-  return { text: terms.join(' '), language: 'en', clauses: terms.map((t) => ({ kind: 'word' as const, occur: 'should' as const, word: { text: t, terms: [t], parts: [] } })) };
+  return {
+    text: terms.join(' '),
+    language: 'en',
+    clauses: terms.map((t) => ({
+      kind: 'word' as const,
+      occur: 'should' as const,
+      word: { text: t, terms: [t], parts: [] },
+    })),
+  };
 }
 
 test('term-at-a-time exhaustive equals doc-at-a-time exhaustive: hits, scores, counts', async () => {
@@ -87,13 +128,22 @@ test('term-at-a-time exhaustive equals doc-at-a-time exhaustive: hits, scores, c
       const terms = Array.from({ length: int(r, 1, 6) }, () => (r() < 0.7 ? `w${int(r, 100, 399)}` : word()));
       const query = words([...new Set(terms)]);
       const filter: Filter | undefined =
-        q % 3 === 0 ? undefined : { keyword: 'acl', anyOf: Array.from({ length: int(r, 1, q % 3 === 1 ? 3 : 12) }, () => `g${int(r, 0, 30)}`) };
+        q % 3 === 0
+          ? undefined
+          : {
+              keyword: 'acl',
+              anyOf: Array.from({ length: int(r, 1, q % 3 === 1 ? 3 : 12) }, () => `g${int(r, 0, 30)}`),
+            };
       const k = int(r, 1, 20);
       const exclude = q % 2 === 0 ? -1 : int(r, 0, 4000);
       const want = run(segs, query, filter, k, exclude, false, cache);
       for (const readers of [segs, plain]) {
         const got = run(readers, query, filter, k, exclude, true, cache);
-        assert.deepEqual(got.hits, want.hits, `seed ${seed} query ${query.text} filter ${JSON.stringify(filter)} k ${k}`);
+        assert.deepEqual(
+          got.hits,
+          want.hits,
+          `seed ${seed} query ${query.text} filter ${JSON.stringify(filter)} k ${k}`,
+        );
         assert.equal(got.count, want.count);
       }
       if (want.hits.length > 0) compared++;

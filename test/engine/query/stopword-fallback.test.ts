@@ -26,7 +26,11 @@ after(async () => {
   await index.close();
 });
 
-const keys = (query: string, language: 'de' | 'en') => s.search({ query, language, limit: 10 }).hits.map((h) => h.key).sort();
+const keys = (query: string, language: 'de' | 'en') =>
+  s
+    .search({ query, language, limit: 10 })
+    .hits.map((h) => h.key)
+    .sort();
 
 test('a query of German stopwords only is read in English with the default German hint', () => {
   assert.deepEqual(keys('war', 'de'), ['war']);
@@ -41,7 +45,11 @@ test('a query of English stopwords only is read in German with the English hint'
   assert.deepEqual(keys('Haus der', 'en'), ['kunst'], 'a content word keeps the hint language');
   const parsed = parseQuery('der', 'en', analyzeQuery);
   assert.equal(parsed.language, 'en', '"der" is no English stopword: no fallback');
-  assert.equal(parseQuery('in an', 'en', analyzeQuery).clauses.length, 0, 'stopwords of both languages still match nothing');
+  assert.equal(
+    parseQuery('in an', 'en', analyzeQuery).clauses.length,
+    0,
+    'stopwords of both languages still match nothing',
+  );
   assert.equal(parseQuery('in an', 'de', analyzeQuery).clauses.length, 0);
 });
 

@@ -14,22 +14,44 @@ const docs = Array.from({ length: 40 }, (_, i) =>
 );
 
 function expected(pred: (i: number) => boolean): string[] {
-  return docs.map((_, i) => i).filter(pred).map((i) => `d${i}`).sort();
+  return docs
+    .map((_, i) => i)
+    .filter(pred)
+    .map((i) => `d${i}`)
+    .sort();
 }
 
 test('keyword sets, numeric ranges and boolean combinations select the right docs', async () => {
   const index = await indexOf(docs.slice(0, 25), docs.slice(25));
   const s = index.reader.searcher();
-  const keys = (filter: Filter) => s.search({ query: 'report', language: 'en', filter, limit: 100 }).hits.map((h) => h.key).sort();
-  assert.deepEqual(keys({ keyword: 'acl', anyOf: ['user1', 'group:all'] }), expected((i) => i % 4 === 1 || i % 10 === 0));
-  assert.deepEqual(keys({ numeric: 'modified', gte: 1000, lte: 2000 }), expected((i) => i % 7 !== 0 && i >= 10 && i <= 20));
-  assert.deepEqual(keys({ numeric: 'modified', lte: 500 }), expected((i) => i % 7 !== 0 && i <= 5));
+  const keys = (filter: Filter) =>
+    s
+      .search({ query: 'report', language: 'en', filter, limit: 100 })
+      .hits.map((h) => h.key)
+      .sort();
+  assert.deepEqual(
+    keys({ keyword: 'acl', anyOf: ['user1', 'group:all'] }),
+    expected((i) => i % 4 === 1 || i % 10 === 0),
+  );
+  assert.deepEqual(
+    keys({ numeric: 'modified', gte: 1000, lte: 2000 }),
+    expected((i) => i % 7 !== 0 && i >= 10 && i <= 20),
+  );
+  assert.deepEqual(
+    keys({ numeric: 'modified', lte: 500 }),
+    expected((i) => i % 7 !== 0 && i <= 5),
+  );
   assert.deepEqual(
     keys({ and: [{ keyword: 'source', anyOf: ['drive'] }, { not: { keyword: 'acl', anyOf: ['user0'] } }] }),
     expected((i) => i >= 20 && i % 4 !== 0),
   );
   assert.deepEqual(
-    keys({ or: [{ keyword: 'acl', anyOf: ['user3'] }, { numeric: 'modified', gte: 3800 }] }),
+    keys({
+      or: [
+        { keyword: 'acl', anyOf: ['user3'] },
+        { numeric: 'modified', gte: 3800 },
+      ],
+    }),
     expected((i) => i % 4 === 3 || (i % 7 !== 0 && i >= 38)),
   );
   assert.deepEqual(keys({ keyword: 'acl', anyOf: [] }), []);
@@ -47,11 +69,23 @@ test('a filter applies with and without the bitset cache, on selective and broad
   const cached = new Searcher([...segs], { schema, generation: 1, filterCache: cache });
   const want = expected((i) => i % 4 === 2);
   for (let round = 0; round < 2; round++) {
-    assert.deepEqual(cached.search({ query: 'budgets', language: 'en', filter, limit: 100 }).hits.map((h) => h.key).sort(), want);
+    assert.deepEqual(
+      cached
+        .search({ query: 'budgets', language: 'en', filter, limit: 100 })
+        .hits.map((h) => h.key)
+        .sort(),
+      want,
+    );
   }
   // a very selective query takes the per-doc column path
-  assert.deepEqual(cached.search({ query: '"number 6"', language: 'en', filter, limit: 100 }).hits.map((h) => h.key), ['d6']);
-  assert.deepEqual(cached.search({ query: '"number 5"', language: 'en', filter, limit: 100 }).hits.map((h) => h.key), []);
+  assert.deepEqual(
+    cached.search({ query: '"number 6"', language: 'en', filter, limit: 100 }).hits.map((h) => h.key),
+    ['d6'],
+  );
+  assert.deepEqual(
+    cached.search({ query: '"number 5"', language: 'en', filter, limit: 100 }).hits.map((h) => h.key),
+    [],
+  );
   await index.close();
 });
 
@@ -59,7 +93,10 @@ test('filters with unknown fields or bad shapes fail with a typed error', async 
   const index = await indexOf(docs.slice(0, 3));
   const s = index.reader.searcher();
   const bad = (filter: unknown) =>
-    assert.throws(() => s.search({ query: 'report', filter: filter as Filter, limit: 5 }), { name: 'QueryError', code: 'invalid_filter' });
+    assert.throws(() => s.search({ query: 'report', filter: filter as Filter, limit: 5 }), {
+      name: 'QueryError',
+      code: 'invalid_filter',
+    });
   bad({ keyword: 'nope', anyOf: ['x'] });
   bad({ numeric: 'acl', gte: 1 });
   bad({ keyword: 'acl', anyOf: 'x' });
@@ -70,9 +107,15 @@ test('filters with unknown fields or bad shapes fail with a typed error', async 
 });
 
 test('moreLikeThis and duplicatesOf respect the filter too', async () => {
-  const topics = ['volcano lava eruption magma crater', 'violin orchestra concert symphony', 'compiler parser grammar syntax'];
+  const topics = [
+    'volcano lava eruption magma crater',
+    'violin orchestra concert symphony',
+    'compiler parser grammar syntax',
+  ];
   const varied = Array.from({ length: 24 }, (_, i) =>
-    doc(`t${i}`, `Note ${i % 3}`, `${topics[i % 3]} ${topics[i % 3].split(' ').reverse().join(' ')} entry`, { keywords: { acl: [`user${i % 2}`] } }),
+    doc(`t${i}`, `Note ${i % 3}`, `${topics[i % 3]} ${topics[i % 3].split(' ').reverse().join(' ')} entry`, {
+      keywords: { acl: [`user${i % 2}`] },
+    }),
   );
   const index = await indexOf(varied);
   const s = index.reader.searcher();
@@ -90,7 +133,10 @@ test('moreLikeThis and duplicatesOf respect the filter too', async () => {
 });
 
 test('keywordValues lists values still carried by a live doc', async () => {
-  const index = await indexOf([doc('a', 'A', 'x', { keywords: { source: ['wiki'] } }), doc('b', 'B', 'y', { keywords: { source: ['drive'] } })]);
+  const index = await indexOf([
+    doc('a', 'A', 'x', { keywords: { source: ['wiki'] } }),
+    doc('b', 'B', 'y', { keywords: { source: ['drive'] } }),
+  ]);
   index.writer.delete('b');
   await index.writer.commit();
   assert.deepEqual(index.reader.searcher().keywordValues('source'), ['wiki']);

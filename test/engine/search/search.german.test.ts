@@ -12,15 +12,35 @@ test('a compound is found by its parts, and the whole compound ranks above its p
     de('other', 'Kantine', 'Heute gibt es Suppe und Brot.'),
   ]);
   const s = index.reader.searcher();
-  assert.deepEqual(s.search({ query: 'Antrag', limit: 10 }).hits.map((h) => h.key).sort(), ['parts', 'whole']);
-  assert.deepEqual(s.search({ query: 'Urlaub', limit: 10 }).hits.map((h) => h.key).sort(), ['parts', 'whole']);
-  assert.deepEqual(s.search({ query: 'Urlaubsantrag', limit: 10 }).hits.map((h) => h.key), ['whole', 'parts']);
+  assert.deepEqual(
+    s
+      .search({ query: 'Antrag', limit: 10 })
+      .hits.map((h) => h.key)
+      .sort(),
+    ['parts', 'whole'],
+  );
+  assert.deepEqual(
+    s
+      .search({ query: 'Urlaub', limit: 10 })
+      .hits.map((h) => h.key)
+      .sort(),
+    ['parts', 'whole'],
+  );
+  assert.deepEqual(
+    s.search({ query: 'Urlaubsantrag', limit: 10 }).hits.map((h) => h.key),
+    ['whole', 'parts'],
+  );
   await index.close();
 });
 
 test('case and inflection of German words are folded the same way at index and query time', async () => {
   const index = await indexOf([de('h', 'Häuser', 'Die Häuser am Fluss sind groß.'), de('x', 'Weg', 'Ein langer Weg.')]);
   const s = index.reader.searcher();
-  for (const q of ['Häuser', 'HÄUSER', 'Haus']) assert.deepEqual(s.search({ query: q, limit: 5 }).hits.map((h) => h.key), ['h'], q);
+  for (const q of ['Häuser', 'HÄUSER', 'Haus'])
+    assert.deepEqual(
+      s.search({ query: q, limit: 5 }).hits.map((h) => h.key),
+      ['h'],
+      q,
+    );
   await index.close();
 });

@@ -29,7 +29,10 @@ test('terms are OR-ed and docs matching more terms rank first', async () => {
 
 test('a title match outranks a body match (title boost 2)', async () => {
   const index = await indexOf(docs);
-  const keys = index.reader.searcher().search({ query: 'apple', language: 'en', limit: 10 }).hits.map((h) => h.key);
+  const keys = index.reader
+    .searcher()
+    .search({ query: 'apple', language: 'en', limit: 10 })
+    .hits.map((h) => h.key);
   assert.equal(keys[0], 'title-apple');
   await index.close();
 });
@@ -37,7 +40,10 @@ test('a title match outranks a body match (title boost 2)', async () => {
 test('quoted phrases match adjacent words in order only', async () => {
   const index = await indexOf(docs);
   const s = index.reader.searcher();
-  assert.deepEqual(s.search({ query: '"red car"', language: 'en', limit: 10 }).hits.map((h) => h.key), ['phrase']);
+  assert.deepEqual(
+    s.search({ query: '"red car"', language: 'en', limit: 10 }).hits.map((h) => h.key),
+    ['phrase'],
+  );
   const loose = s.search({ query: 'red car', language: 'en', limit: 10 }).hits.map((h) => h.key);
   assert.deepEqual([...loose].sort(), ['gap', 'phrase', 'reversed', 'title-apple']);
   assert.equal(loose[0], 'phrase');
@@ -47,7 +53,11 @@ test('quoted phrases match adjacent words in order only', async () => {
 test('+required and -excluded terms and phrases', async () => {
   const index = await indexOf(docs);
   const s = index.reader.searcher();
-  const keys = (q: string) => s.search({ query: q, language: 'en', limit: 10 }).hits.map((h) => h.key).sort();
+  const keys = (q: string) =>
+    s
+      .search({ query: q, language: 'en', limit: 10 })
+      .hits.map((h) => h.key)
+      .sort();
   assert.deepEqual(keys('+apple banana'), ['apple', 'both', 'title-apple']);
   assert.deepEqual(keys('apple -banana'), ['apple', 'title-apple']);
   assert.deepEqual(keys('car -"red car"'), ['gap', 'reversed']);
@@ -62,7 +72,9 @@ test('pagination by offset walks the same ranking', async () => {
   const s = index.reader.searcher();
   const all = s.search({ query: 'apple banana red car', language: 'en', limit: 100 }).hits.map((h) => h.key);
   assert.ok(all.length >= 6);
-  const pages = [0, 2, 4].flatMap((offset) => s.search({ query: 'apple banana red car', language: 'en', limit: 2, offset }).hits.map((h) => h.key));
+  const pages = [0, 2, 4].flatMap((offset) =>
+    s.search({ query: 'apple banana red car', language: 'en', limit: 2, offset }).hits.map((h) => h.key),
+  );
   assert.deepEqual(pages, all.slice(0, 6));
   assert.throws(() => s.search({ query: 'apple', limit: -1 }), { code: 'invalid_request' });
   await index.close();
@@ -74,24 +86,48 @@ test('scores use statistics of the whole snapshot, not of one segment', async ()
   assert.equal(two.reader.segments().length, 2);
   const a = one.reader.searcher().search({ query: 'apple red', language: 'en', limit: 10 });
   const b = two.reader.searcher().search({ query: 'apple red', language: 'en', limit: 10 });
-  assert.deepEqual(b.hits.map((h) => [h.key, h.score]), a.hits.map((h) => [h.key, h.score]));
+  assert.deepEqual(
+    b.hits.map((h) => [h.key, h.score]),
+    a.hits.map((h) => [h.key, h.score]),
+  );
   await one.close();
   await two.close();
 });
 
 test('deleted and replaced docs disappear after commit; stored payload and get()', async () => {
-  const index = await indexOf([...docs.slice(0, 4).map((d) => ({ ...d, stored: { url: `u/${d.key}` }, keywords: { source: ['wiki'] }, numbers: { modified: 7 } }))]);
+  const index = await indexOf([
+    ...docs
+      .slice(0, 4)
+      .map((d) => ({ ...d, stored: { url: `u/${d.key}` }, keywords: { source: ['wiki'] }, numbers: { modified: 7 } })),
+  ]);
   let s = index.reader.searcher();
-  const stored = s.search({ query: 'apple', language: 'en', limit: 10 }).hits.map((h) => h.stored.url).sort();
+  const stored = s
+    .search({ query: 'apple', language: 'en', limit: 10 })
+    .hits.map((h) => h.stored.url)
+    .sort();
   assert.deepEqual(stored, ['u/apple', 'u/both']);
-  assert.deepEqual(s.get('apple'), { key: 'apple', stored: { url: 'u/apple' }, keywords: { source: ['wiki'] }, numbers: { modified: 7 } });
+  assert.deepEqual(s.get('apple'), {
+    key: 'apple',
+    stored: { url: 'u/apple' },
+    keywords: { source: ['wiki'] },
+    numbers: { modified: 7 },
+  });
   assert.equal(s.get('missing'), null);
   index.writer.delete('apple');
   index.writer.add(doc('both', 'Fruit notes', 'Only a banana now.'));
   await index.writer.commit();
   s = index.reader.searcher();
-  assert.deepEqual(s.search({ query: 'apple', language: 'en', limit: 10 }).hits.map((h) => h.key), []);
-  assert.deepEqual(s.search({ query: 'banana', language: 'en', limit: 10 }).hits.map((h) => h.key).sort(), ['banana', 'both']);
+  assert.deepEqual(
+    s.search({ query: 'apple', language: 'en', limit: 10 }).hits.map((h) => h.key),
+    [],
+  );
+  assert.deepEqual(
+    s
+      .search({ query: 'banana', language: 'en', limit: 10 })
+      .hits.map((h) => h.key)
+      .sort(),
+    ['banana', 'both'],
+  );
   assert.equal(s.get('apple'), null);
   await index.close();
 });
@@ -110,11 +146,16 @@ test('clause boosts multiply a clause weight; hits serialise with their stored p
   const s = index.reader.searcher();
   const parsed = s.parse('apple banana', 'en');
   const plain = s.search({ query: parsed, limit: 10 });
-  const muted = s.search({ query: { ...parsed, clauses: parsed.clauses.map((c, i) => (i === 1 ? { ...c, boost: 0 } : c)) }, limit: 10 });
+  const muted = s.search({
+    query: { ...parsed, clauses: parsed.clauses.map((c, i) => (i === 1 ? { ...c, boost: 0 } : c)) },
+    limit: 10,
+  });
   const scoreOf = (res: typeof plain, key: string) => res.hits.find((h) => h.key === key)?.score;
   assert.equal(scoreOf(muted, 'banana'), 0);
   assert.equal(scoreOf(muted, 'apple'), scoreOf(plain, 'apple'));
-  assert.throws(() => s.search({ query: { ...parsed, clauses: [{ ...parsed.clauses[0], boost: -1 }] }, limit: 1 }), { code: 'invalid_query' });
+  assert.throws(() => s.search({ query: { ...parsed, clauses: [{ ...parsed.clauses[0], boost: -1 }] }, limit: 1 }), {
+    code: 'invalid_query',
+  });
   const json = JSON.parse(JSON.stringify(plain.hits[0]));
   assert.deepEqual(json.stored, { k: plain.hits[0].key });
   await index.close();

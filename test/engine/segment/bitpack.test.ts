@@ -28,7 +28,10 @@ test('packed blocks of every width and length decode to their values, laid end t
         const dst = new Int32Array(128).fill(-7);
         pos = unpackBlock(bytes, pos, dst, n);
         assert.deepEqual([...dst.subarray(0, n)], [...b], `width ${width}, n ${n}`);
-        assert.ok(dst.subarray(n).every((x) => x === -7), `width ${width}, n ${n}: nothing written past n`);
+        assert.ok(
+          dst.subarray(n).every((x) => x === -7),
+          `width ${width}, n ${n}: nothing written past n`,
+        );
       }
       assert.equal(bytes[pos], 0xab, `width ${width}, n ${n}: offset after the last block`);
     }

@@ -6,7 +6,16 @@
  */
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { giveChunk, giveLog, growRegistryMap, LOG_CHUNK_INTS, releasePooledLogs, spareArrays, takeChunk, takeLog } from '../../../engine/segment/buffer-pools.ts';
+import {
+  giveChunk,
+  giveLog,
+  growRegistryMap,
+  LOG_CHUNK_INTS,
+  releasePooledLogs,
+  spareArrays,
+  takeChunk,
+  takeLog,
+} from '../../../engine/segment/buffer-pools.ts';
 
 /** Byte range [start, end) of a view within its buffer. */
 function range(a: Int32Array): [number, number] {
@@ -36,7 +45,12 @@ describe('indexing buffer pools', () => {
     assert.ok(disjoint([...chunks, ...sorts]), 'no two taken arrays share memory');
     // writing every taken array in full leaves the others intact
     [...chunks, ...sorts].forEach((a, i) => a.fill(i + 1));
-    [...chunks, ...sorts].forEach((a, i) => assert.ok(a.every((v) => v === i + 1), `array ${i}`));
+    [...chunks, ...sorts].forEach((a, i) =>
+      assert.ok(
+        a.every((v) => v === i + 1),
+        `array ${i}`,
+      ),
+    );
     giveChunk(chunks[3]);
     assert.equal(takeChunk(1), chunks[3], 'a given-back chunk is reused');
     giveLog(sorts[0]);
@@ -58,7 +72,10 @@ describe('indexing buffer pools', () => {
     giveChunk(old);
     giveLog(oldSort);
     const fresh = Array.from({ length: 20 }, () => takeChunk(1));
-    assert.ok(fresh.every((c) => c.buffer !== old.buffer), 'no chunk of the released slab');
+    assert.ok(
+      fresh.every((c) => c.buffer !== old.buffer),
+      'no chunk of the released slab',
+    );
     assert.notEqual(takeLog(1000).buffer, oldSort.buffer);
   });
 
@@ -69,6 +86,9 @@ describe('indexing buffer pools', () => {
     const map = growRegistryMap(old, 4000);
     assert.ok(map.length >= 4000);
     assert.deepEqual([...map.subarray(0, 3)], [1, 2, 3]);
-    assert.ok(map.subarray(3).every((v) => v === 0), 'the rest is zero');
+    assert.ok(
+      map.subarray(3).every((v) => v === 0),
+      'the rest is zero',
+    );
   });
 });

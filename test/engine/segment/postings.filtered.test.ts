@@ -57,7 +57,13 @@ const isSet = (bits: Uint32Array, d: number) => ((bits[d >>> 5] >>> (d & 31)) & 
 
 describe('filtered postings moves', () => {
   const r = rng(7);
-  const lists = [randomList(r, 1, 5), randomList(r, 128, 2), randomList(r, 700, 3), randomList(r, 4000, 30), randomList(r, 3000, 1)];
+  const lists = [
+    randomList(r, 1, 5),
+    randomList(r, 128, 2),
+    randomList(r, 700, 3),
+    randomList(r, 4000, 30),
+    randomList(r, 3000, 1),
+  ];
   const { doc, pos, metas } = write(lists);
 
   it('advanceMatching finds the first accepted doc at or after the target, with the right freq', () => {

@@ -53,7 +53,14 @@ function write(lists: Post[][]) {
 
 describe('postings codec', () => {
   const r = rng(42);
-  const lists = [randomList(r, 1, 5), randomList(r, 127, 3), randomList(r, 128, 3), randomList(r, 129, 100), randomList(r, 5000, 40), randomList(r, 3000, 1)];
+  const lists = [
+    randomList(r, 1, 5),
+    randomList(r, 127, 3),
+    randomList(r, 128, 3),
+    randomList(r, 129, 100),
+    randomList(r, 5000, 40),
+    randomList(r, 3000, 1),
+  ];
   const { doc, pos, metas } = write(lists);
 
   it('iterates every doc with freq and positions', () => {
@@ -68,7 +75,10 @@ describe('postings codec', () => {
       }
       assert.equal(it.nextDoc(), NO_MORE_DOCS);
       assert.equal(metas[t].docFreq, list.length);
-      assert.equal(metas[t].totalTermFreq, list.reduce((s, p) => s + p.freq, 0));
+      assert.equal(
+        metas[t].totalTermFreq,
+        list.reduce((s, p) => s + p.freq, 0),
+      );
     });
   });
 
@@ -108,10 +118,16 @@ describe('postings codec', () => {
         const impacts = it.blockImpacts();
         assert.ok(impacts.length >= 1);
         for (let k = 1; k < impacts.length; k++) {
-          assert.ok(impacts[k].freq > impacts[k - 1].freq && impacts[k].norm > impacts[k - 1].norm, 'frontier ascending');
+          assert.ok(
+            impacts[k].freq > impacts[k - 1].freq && impacts[k].norm > impacts[k - 1].norm,
+            'frontier ascending',
+          );
         }
         for (const p of block) {
-          assert.ok(impacts.some((im) => im.freq >= p.freq && im.norm <= p.len), `doc ${p.doc} bounded`);
+          assert.ok(
+            impacts.some((im) => im.freq >= p.freq && im.norm <= p.len),
+            `doc ${p.doc} bounded`,
+          );
         }
         // every impact is attained by some doc of the block (tight)
         for (const im of impacts) assert.ok(block.some((p) => p.freq === im.freq && p.len >= im.norm));

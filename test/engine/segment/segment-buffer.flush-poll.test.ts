@@ -15,7 +15,15 @@ import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 function makeDoc(i: number): AnalyzedDoc {
   const words = Array.from({ length: 300 }, (_, p) => `w${(i * 7 + p * 13) % 997}`);
   const tokens = words.map((term, position) => ({ term, position, start: 0, end: 0 }));
-  return { key: `k${i}`, language: 'en', text: { body: `${i} ${words.join(' ')}` }, tokens: { body: tokens }, keywords: {}, numbers: {}, stored: { n: i } };
+  return {
+    key: `k${i}`,
+    language: 'en',
+    text: { body: `${i} ${words.join(' ')}` },
+    tokens: { body: tokens },
+    keywords: {},
+    numbers: {},
+    stored: { n: i },
+  };
 }
 
 function fill(docs: AnalyzedDoc[]): SegmentBuffer {

@@ -14,14 +14,30 @@ import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 const VOCAB = Array.from({ length: 50 }, (_, i) => `w${i}`);
 
 function makeDoc(i: number, length: number): AnalyzedDoc {
-  const tokens = Array.from({ length }, (_, p) => ({ term: VOCAB[(i * 31 + p * p) % VOCAB.length], position: p, start: 0, end: 0 }));
-  return { key: `k${i}`, language: 'en', text: { body: '' }, tokens: { body: tokens }, keywords: {}, numbers: {}, stored: {} };
+  const tokens = Array.from({ length }, (_, p) => ({
+    term: VOCAB[(i * 31 + p * p) % VOCAB.length],
+    position: p,
+    start: 0,
+    end: 0,
+  }));
+  return {
+    key: `k${i}`,
+    language: 'en',
+    text: { body: '' },
+    tokens: { body: tokens },
+    keywords: {},
+    numbers: {},
+    stored: {},
+  };
 }
 
 async function flushed(docs: AnalyzedDoc[], id: string): Promise<SegmentView> {
   const b = new SegmentBuffer();
   for (const d of docs) b.add(d);
-  assert.equal(b.tokenCount, docs.reduce((n, d) => n + d.tokens.body.length, 0));
+  assert.equal(
+    b.tokenCount,
+    docs.reduce((n, d) => n + d.tokens.body.length, 0),
+  );
   const seg = await b.flush(id).done;
   return new SegmentView(new SegmentCore(concatChunks(seg.chunks, seg.size), `${id}.seg`), null, 0);
 }

@@ -14,7 +14,10 @@ import { EngineError } from '../../../engine/errors.ts';
 import { simhash } from '../../../engine/similarity/simhash.ts';
 
 function tokens(text: string) {
-  return text.split(/\s+/).filter(Boolean).map((term, position) => ({ term, position, start: 0, end: 0 }));
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((term, position) => ({ term, position, start: 0, end: 0 }));
 }
 
 function doc(i: number, body: string, extra: Partial<AnalyzedDoc> = {}): AnalyzedDoc {
@@ -60,7 +63,9 @@ describe('segment round trip', async () => {
 
   it('returns postings, stats and field lengths equal to a naive inversion', () => {
     for (const w of [...words, 'missing']) {
-      const expectedDocs = docs.map((d, i) => [i, d.tokens.body.filter((t) => t.term === w).map((t) => t.position)] as const).filter(([, p]) => p.length > 0);
+      const expectedDocs = docs
+        .map((d, i) => [i, d.tokens.body.filter((t) => t.term === w).map((t) => t.position)] as const)
+        .filter(([, p]) => p.length > 0);
       const it = seg.postings('body', w, true);
       if (expectedDocs.length === 0) {
         assert.equal(it, null);
@@ -70,12 +75,21 @@ describe('segment round trip', async () => {
       assert.ok(it);
       const got: [number, number[]][] = [];
       for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) got.push([d, [...it.positions()]]);
-      assert.deepEqual(got, expectedDocs.map(([d, p]) => [d, p]));
-      assert.deepEqual(seg.termStats('body', w), { docFreq: expectedDocs.length, totalTermFreq: expectedDocs.reduce((s, [, p]) => s + p.length, 0) });
+      assert.deepEqual(
+        got,
+        expectedDocs.map(([d, p]) => [d, p]),
+      );
+      assert.deepEqual(seg.termStats('body', w), {
+        docFreq: expectedDocs.length,
+        totalTermFreq: expectedDocs.reduce((s, [, p]) => s + p.length, 0),
+      });
     }
     const fs = seg.fieldStats('body')!;
     assert.equal(fs.docCount, 700);
-    assert.equal(fs.sumTotalTermFreq, docs.reduce((s, d) => s + d.tokens.body.length, 0));
+    assert.equal(
+      fs.sumTotalTermFreq,
+      docs.reduce((s, d) => s + d.tokens.body.length, 0),
+    );
     assert.equal(seg.fieldLength('body', 5), docs[5].tokens.body.length);
     assert.equal(seg.fieldLength('body', 700), 0);
   });
@@ -87,7 +101,10 @@ describe('segment round trip', async () => {
     const it = seg.keywordDocs('acl', 'user2')!;
     const got: number[] = [];
     for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) got.push(d);
-    assert.deepEqual(got, docs.map((_, i) => i).filter((i) => i < 700 && i % 3 === 2));
+    assert.deepEqual(
+      got,
+      docs.map((_, i) => i).filter((i) => i < 700 && i % 3 === 2),
+    );
     const it2 = seg.keywordDocs('acl', 'user0')!;
     assert.equal(it2.advance(301), 303);
     assert.equal(it2.advance(699), 699);
@@ -114,7 +131,13 @@ describe('segment round trip', async () => {
     const s = await b.flush('s000001').done;
     const bytes = concatChunks(s.chunks, s.size);
     bytes[100] ^= 0xff;
-    assert.throws(() => new SegmentCore(bytes, 's000001.seg'), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
-    assert.throws(() => new SegmentCore(bytes.subarray(0, 10), 's000001.seg'), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
+    assert.throws(
+      () => new SegmentCore(bytes, 's000001.seg'),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
+    assert.throws(
+      () => new SegmentCore(bytes.subarray(0, 10), 's000001.seg'),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
   });
 });

@@ -10,7 +10,23 @@ import { TermsWriter } from '../../../engine/segment/terms-writer.ts';
 import { TermsReader } from '../../../engine/segment/terms-reader.ts';
 import { int, rng } from '../helpers/random.ts';
 
-const ALPHABET = ['a', 'b', 'c', 'ab', 'z', 'é', 'ß', '\u{E000}', '\u{FFFD}', '\u{1F600}', '\u{10000}', '0', '-', 'ü', '\u4e2d'];
+const ALPHABET = [
+  'a',
+  'b',
+  'c',
+  'ab',
+  'z',
+  'é',
+  'ß',
+  '\u{E000}',
+  '\u{FFFD}',
+  '\u{1F600}',
+  '\u{10000}',
+  '0',
+  '-',
+  'ü',
+  '\u4e2d',
+];
 
 test('lookup finds exactly the written terms with their metadata', () => {
   const r = rng(3);
@@ -25,7 +41,12 @@ test('lookup finds exactly the written terms with their metadata', () => {
     terms.forEach((t, i) => w.add(t, meta(i)));
     const reader = new TermsReader(w.data.buf.slice(0, w.data.length), w.index(), terms.length);
     const index = new Map(terms.map((t, i) => [t, i]));
-    const probes = [...terms, ...terms.map((t) => t.slice(0, -1)), ...terms.map((t) => `${t}a`), ...Array.from({ length: 200 }, word)];
+    const probes = [
+      ...terms,
+      ...terms.map((t) => t.slice(0, -1)),
+      ...terms.map((t) => `${t}a`),
+      ...Array.from({ length: 200 }, word),
+    ];
     for (let pass = 0; pass < 2; pass++) {
       for (const p of probes) {
         const i = index.get(p);

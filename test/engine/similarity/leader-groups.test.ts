@@ -36,7 +36,13 @@ test('leader groups equal the leader-by-leader comparison on clustered random si
       his.push(h);
       los.push(l);
     }
-    const got = Array.from(leaderGroups(his.length, (i) => his[i], (i) => los[i]));
+    const got = Array.from(
+      leaderGroups(
+        his.length,
+        (i) => his[i],
+        (i) => los[i],
+      ),
+    );
     const want = bruteForce(his, los);
     assert.deepEqual(got, want, `seed ${seed}`);
     grouped += want.filter((l, i) => l !== i).length;
@@ -47,5 +53,14 @@ test('leader groups equal the leader-by-leader comparison on clustered random si
 test('signatures as signed 32-bit words group like their unsigned values', () => {
   const his = [0x80000001 | 0, 0x80000001 >>> 0, 0x7fffffff];
   const los = [0xffffffff | 0, 0xfffffff7 >>> 0, 0];
-  assert.deepEqual(Array.from(leaderGroups(3, (i) => his[i], (i) => los[i])), [0, 0, 2]);
+  assert.deepEqual(
+    Array.from(
+      leaderGroups(
+        3,
+        (i) => his[i],
+        (i) => los[i],
+      ),
+    ),
+    [0, 0, 2],
+  );
 });

@@ -17,7 +17,9 @@ const ACL = ['a', 'b', 'c', 'd', 'e'];
 function randomDocs(r: () => number, prefix: string, n: number): IndexDocument[] {
   return Array.from({ length: n }, (_, i) => {
     const words = Array.from({ length: int(r, 3, 10) }, () => VOCAB[int(r, 0, VOCAB.length - 1)]);
-    return doc(`${prefix}${i}`, words.slice(0, 2).join(' '), words.join(' '), { keywords: { acl: [ACL[int(r, 0, ACL.length - 1)]] } });
+    return doc(`${prefix}${i}`, words.slice(0, 2).join(' '), words.join(' '), {
+      keywords: { acl: [ACL[int(r, 0, ACL.length - 1)]] },
+    });
   });
 }
 
@@ -101,7 +103,11 @@ test('term selections cached across snapshots stay exact on a small index', asyn
     assert.equal(after.numDocs, before.numDocs);
     for (const key of probe) {
       const want = fresh.moreLikeThis(key, { limit: 10 }).map((h) => [h.key, h.score]);
-      assert.deepEqual(after.moreLikeThis(key, { limit: 10 }).map((h) => [h.key, h.score]), want, key);
+      assert.deepEqual(
+        after.moreLikeThis(key, { limit: 10 }).map((h) => [h.key, h.score]),
+        want,
+        key,
+      );
     }
     a.reader.release(after);
     b.reader.release(fresh);

@@ -10,10 +10,19 @@ import { selectTerms } from '../../../engine/similarity/more-like-this.ts';
 import { doc, indexOf } from '../helpers/index-fixture.ts';
 import { int, rng } from '../helpers/random.ts';
 
-const split = (text: string): Token[] => text.split(' ').filter(Boolean).map((term, position) => ({ term, position, start: 0, end: 0 }) as Token);
+const split = (text: string): Token[] =>
+  text
+    .split(' ')
+    .filter(Boolean)
+    .map((term, position) => ({ term, position, start: 0, end: 0 }) as Token);
 
 /** Reference: every term with its exact df, ranked by tf × idf, ties by term. */
-function reference(text: string, df: Map<string, number>, n: number, o: { maxQueryTerms: number; maxDocFreqRatio: number; minTermFreq: number }) {
+function reference(
+  text: string,
+  df: Map<string, number>,
+  n: number,
+  o: { maxQueryTerms: number; maxDocFreqRatio: number; minTermFreq: number },
+) {
   const tf = new Map<string, number>();
   for (const t of split(text)) if (t.term.length >= 2) tf.set(t.term, (tf.get(t.term) ?? 0) + 1);
   const out: { term: string; score: number }[] = [];
@@ -33,7 +42,11 @@ test('bounded df counting selects exactly the reference terms', () => {
     const vocab = Array.from({ length: int(r, 1, 60) }, (_, i) => `t${i}`);
     const df = new Map(vocab.map((t) => [t, r() < 0.1 ? 0 : int(r, 1, r() < 0.5 ? 5 : n)]));
     const text = Array.from({ length: int(r, 0, 120) }, () => vocab[int(r, 0, vocab.length - 1)]).join(' ');
-    const o = { maxQueryTerms: int(r, 1, 8), maxDocFreqRatio: [0.001, 0.01, 0.5, 1][int(r, 0, 3)], minTermFreq: int(r, 1, 2) };
+    const o = {
+      maxQueryTerms: int(r, 1, 8),
+      maxDocFreqRatio: [0.001, 0.01, 0.5, 1][int(r, 0, 3)],
+      minTermFreq: int(r, 1, 2),
+    };
     let asked = 0;
     const stats = {
       numDocs: n,
@@ -57,8 +70,20 @@ test('moreLikeThis takes its terms from the given fields only', async () => {
     doc('d', 'weather report', 'rain and sunshine'),
   ]);
   const s = index.reader.searcher();
-  assert.deepEqual(s.moreLikeThis('a', { limit: 5, fields: ['title'] }).map((h) => h.key), ['b']);
-  assert.deepEqual(s.moreLikeThis('a', { limit: 5, fields: ['body'] }).map((h) => h.key), ['c']);
-  assert.deepEqual(s.moreLikeThis('a', { limit: 5 }).map((h) => h.key).sort(), ['b', 'c']);
+  assert.deepEqual(
+    s.moreLikeThis('a', { limit: 5, fields: ['title'] }).map((h) => h.key),
+    ['b'],
+  );
+  assert.deepEqual(
+    s.moreLikeThis('a', { limit: 5, fields: ['body'] }).map((h) => h.key),
+    ['c'],
+  );
+  assert.deepEqual(
+    s
+      .moreLikeThis('a', { limit: 5 })
+      .map((h) => h.key)
+      .sort(),
+    ['b', 'c'],
+  );
   await index.close();
 });

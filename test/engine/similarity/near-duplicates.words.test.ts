@@ -6,14 +6,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { halvesDistance, hammingDistance, signatureWords, splitSignature } from '../../../engine/similarity/near-duplicates.ts';
+import {
+  halvesDistance,
+  hammingDistance,
+  signatureWords,
+  splitSignature,
+} from '../../../engine/similarity/near-duplicates.ts';
 import type { SegmentReader } from '../../../engine/segment/types.ts';
 import { SCHEMA, makeDoc } from '../helpers/storage-fixtures.ts';
 import { int, rng } from '../helpers/random.ts';
 
 test('signature words of a written segment are the halves of its signatures', async () => {
   const index = await openIndex({ directory: new MemoryDirectory(), schema: SCHEMA, merge: false });
-  for (let i = 0; i < 50; i++) index.writer.add(makeDoc(i, { text: { title: `t ${i}`, body: `body ${i % 7} words ${i} more` } }));
+  for (let i = 0; i < 50; i++)
+    index.writer.add(makeDoc(i, { text: { title: `t ${i}`, body: `body ${i % 7} words ${i} more` } }));
   await index.writer.commit();
   const seg = index.reader.segments()[0];
   const words = signatureWords(seg);

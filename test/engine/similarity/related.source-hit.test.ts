@@ -16,8 +16,16 @@ const keys = (hits: { key: string; score: number }[]) => hits.map((h) => `${h.ke
 
 test('a hit and its key give the same near-duplicates and similar docs', async () => {
   const index = await indexOf(
-    [doc('orig', 'Budget plan', long('')), doc('copy', 'Budget plan', long('')), doc('v1', 'Volcano', 'Lava and magma erupt from the volcano crater.')],
-    [doc('copy2', 'Budget plan', long('')), doc('v2', 'Eruption', 'The crater filled with lava after the eruption of the volcano.'), doc('budget2', 'Budget', long('Travel costs rise.'))],
+    [
+      doc('orig', 'Budget plan', long('')),
+      doc('copy', 'Budget plan', long('')),
+      doc('v1', 'Volcano', 'Lava and magma erupt from the volcano crater.'),
+    ],
+    [
+      doc('copy2', 'Budget plan', long('')),
+      doc('v2', 'Eruption', 'The crater filled with lava after the eruption of the volcano.'),
+      doc('budget2', 'Budget', long('Travel costs rise.')),
+    ],
   );
   const s = index.reader.searcher();
   const hits = s.search({ query: 'budget volcano', language: 'en', limit: 10 }).hits;
@@ -25,14 +33,22 @@ test('a hit and its key give the same near-duplicates and similar docs', async (
   for (const h of hits) {
     assert.deepEqual(keys(s.duplicatesOf(h, { limit: 10 })), keys(s.duplicatesOf(h.key, { limit: 10 })), h.key);
     assert.deepEqual(keys(s.moreLikeThis(h, { limit: 10 })), keys(s.moreLikeThis(h.key, { limit: 10 })), h.key);
-    assert.deepEqual(keys(s.moreLikeThis(h, { limit: 10, fields: ['body'] })), keys(s.moreLikeThis(h.key, { limit: 10, fields: ['body'] })), h.key);
+    assert.deepEqual(
+      keys(s.moreLikeThis(h, { limit: 10, fields: ['body'] })),
+      keys(s.moreLikeThis(h.key, { limit: 10, fields: ['body'] })),
+      h.key,
+    );
   }
   index.reader.release(s);
   await index.close();
 });
 
 test('a hit of an older snapshot is found by its key; a deleted one finds nothing', async () => {
-  const index = await indexOf([doc('orig', 'Budget plan', long('')), doc('copy', 'Budget plan', long('')), doc('gone', 'Budget plan', long(''))]);
+  const index = await indexOf([
+    doc('orig', 'Budget plan', long('')),
+    doc('copy', 'Budget plan', long('')),
+    doc('gone', 'Budget plan', long('')),
+  ]);
   const old = index.reader.searcher();
   const hits = old.search({ query: 'budget', language: 'en', limit: 10 }).hits;
   index.writer.add(doc('orig', 'Budget plan', long('Updated.')));

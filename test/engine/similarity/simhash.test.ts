@@ -20,7 +20,9 @@ describe('simhash', () => {
   it('keeps near duplicates within a few bits and unrelated texts far apart', () => {
     const near = [...base];
     near[5] = 'profit';
-    const other = words('zebras migrate across the savanna during the dry season following rain and fresh grass for hundreds of kilometres');
+    const other = words(
+      'zebras migrate across the savanna during the dry season following rain and fresh grass for hundreds of kilometres',
+    );
     const dNear = hammingDistance(simhash(base), simhash(near));
     const dFar = hammingDistance(simhash(base), simhash(other));
     assert.ok(dNear <= 6, `near duplicate distance ${dNear}`);

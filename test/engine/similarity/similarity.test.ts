@@ -35,19 +35,35 @@ const long = (extra: string) =>
   `Every team lead submits estimates before the deadline and the finance office consolidates them into one plan.`;
 
 test('duplicatesOf and collapseDuplicates group identical and near-identical docs', async () => {
-  const index = await indexOf([
-    doc('orig', 'Budget plan', long('')),
-    doc('copy', 'Budget plan', long('')),
-    doc('other', 'Holiday policy', 'Employees receive thirty days of paid leave per year, planned with their manager.'),
-  ], [doc('copy2', 'Budget plan', long(''))]);
+  const index = await indexOf(
+    [
+      doc('orig', 'Budget plan', long('')),
+      doc('copy', 'Budget plan', long('')),
+      doc(
+        'other',
+        'Holiday policy',
+        'Employees receive thirty days of paid leave per year, planned with their manager.',
+      ),
+    ],
+    [doc('copy2', 'Budget plan', long(''))],
+  );
   const s = index.reader.searcher();
-  assert.deepEqual(s.duplicatesOf('orig', { limit: 10 }).map((h) => h.key), ['copy', 'copy2']);
-  assert.deepEqual(s.duplicatesOf('orig', { limit: 1 }).map((h) => h.key), ['copy']);
+  assert.deepEqual(
+    s.duplicatesOf('orig', { limit: 10 }).map((h) => h.key),
+    ['copy', 'copy2'],
+  );
+  assert.deepEqual(
+    s.duplicatesOf('orig', { limit: 1 }).map((h) => h.key),
+    ['copy'],
+  );
   assert.deepEqual(s.duplicatesOf('missing', { limit: 10 }), []);
   const res = s.search({ query: 'budget leave', language: 'en', limit: 10, collapseDuplicates: true });
   assert.deepEqual(res.hits.map((h) => h.key).sort(), ['orig', 'other']);
   const budget = res.hits.find((h) => h.key === 'orig')!;
-  assert.deepEqual(budget.duplicates?.map((h) => h.key), ['copy', 'copy2']);
+  assert.deepEqual(
+    budget.duplicates?.map((h) => h.key),
+    ['copy', 'copy2'],
+  );
   assert.equal(res.hits.find((h) => h.key === 'other')!.duplicates, undefined);
   const plain = s.search({ query: 'budget leave', language: 'en', limit: 10 });
   assert.equal(plain.hits.length, 4);
@@ -66,7 +82,10 @@ test('moreLikeThis ranks docs sharing characteristic terms and excludes the doc 
   const hits = s.moreLikeThis('v1', { limit: 3 });
   assert.equal(hits[0].key, 'v2');
   assert.ok(hits.every((h) => h.key !== 'v1' && h.key !== 'c1'));
-  assert.deepEqual(s.moreLikeThis('m1', { limit: 5 }).map((h) => h.key), ['m2']);
+  assert.deepEqual(
+    s.moreLikeThis('m1', { limit: 5 }).map((h) => h.key),
+    ['m2'],
+  );
   assert.deepEqual(s.moreLikeThis('missing', { limit: 5 }), []);
   await index.close();
 });

@@ -10,7 +10,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { BUSY_BYTES, compressBlock, compressBlockTo, collectBlocks, compressorWorkerRunning, DEFLATE_LEVEL, RING_BYTES, START_BYTES } from '../../../engine/store/compressor.ts';
+import {
+  BUSY_BYTES,
+  compressBlock,
+  compressBlockTo,
+  collectBlocks,
+  compressorWorkerRunning,
+  DEFLATE_LEVEL,
+  RING_BYTES,
+  START_BYTES,
+} from '../../../engine/store/compressor.ts';
 import { StoredWriter } from '../../../engine/store/stored-writer.ts';
 import { StoredReader } from '../../../engine/store/stored-reader.ts';
 
@@ -26,7 +35,9 @@ function block(i: number, size: number): Uint8Array {
 }
 
 function same(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+  return (
+    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
+  );
 }
 
 describe('block compressor', () => {
@@ -43,7 +54,10 @@ describe('block compressor', () => {
     for (let i = 0; i < blocks.length; i++) {
       assert.ok(same(inflateRawSync(outs[i]), blocks[i]), `block ${i} (${blocks[i].length} bytes)`);
       const fresh = deflateRawSync(blocks[i], { level: DEFLATE_LEVEL }).length;
-      assert.ok(outs[i].length <= fresh + 16 + (fresh >>> 6), `block ${i}: ${outs[i].length} bytes, fresh context ${fresh}`);
+      assert.ok(
+        outs[i].length <= fresh + 16 + (fresh >>> 6),
+        `block ${i}: ${outs[i].length} bytes, fresh context ${fresh}`,
+      );
     }
   });
 
@@ -72,7 +86,10 @@ describe('block compressor', () => {
     const outs: (Uint8Array | null)[] = blocks.map(() => null);
     blocks.forEach((b, i) => compressBlockTo(b, (out) => (outs[i] = out && out.slice())));
     assert.equal(compressorWorkerRunning(), true, 'blocks went through the worker');
-    assert.ok(outs.some((o) => o === null), 'some blocks were still compressing');
+    assert.ok(
+      outs.some((o) => o === null),
+      'some blocks were still compressing',
+    );
     const deadline = Date.now() + 20_000;
     while (outs.some((o) => o === null) && Date.now() < deadline) collectBlocks();
     for (let i = 0; i < blocks.length; i++) {
@@ -104,7 +121,12 @@ describe('compression worker lifetime', () => {
     }
     const blocks = await w.finish();
     const data = Buffer.concat(blocks.data);
-    const r = new StoredReader(new Uint8Array(data.buffer, data.byteOffset, data.length), blocks.firstDocs, blocks.offsets, docs.length);
+    const r = new StoredReader(
+      new Uint8Array(data.buffer, data.byteOffset, data.length),
+      blocks.firstDocs,
+      blocks.offsets,
+      docs.length,
+    );
     for (let i = 0; i < docs.length; i += 97) assert.equal(r.doc(i), docs[i]);
     assert.equal(r.doc(docs.length - 1), docs[docs.length - 1]);
   }

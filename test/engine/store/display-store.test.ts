@@ -6,7 +6,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DisplayReader, DisplayWriter, displayRecord, MAX_DISPLAY_VALUE_CHARS } from '../../../engine/store/display-store.ts';
+import {
+  DisplayReader,
+  DisplayWriter,
+  displayRecord,
+  MAX_DISPLAY_VALUE_CHARS,
+} from '../../../engine/store/display-store.ts';
 import { StoredWriter } from '../../../engine/store/stored-writer.ts';
 import { decodePayload, encodePayload } from '../../../engine/store/payload.ts';
 import { EngineError } from '../../../engine/errors.ts';
@@ -63,8 +68,14 @@ describe('display store', () => {
     const w = new DisplayWriter(FIELDS);
     w.addRecord('"only one part"');
     const r = reader(w.finish());
-    assert.throws(() => r.values(0, ['title']), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
-    assert.throws(() => r.values(1, ['title']), (e) => e instanceof EngineError && e.code === 'INVALID_DOCUMENT');
+    assert.throws(
+      () => r.values(0, ['title']),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
+    assert.throws(
+      () => r.values(1, ['title']),
+      (e) => e instanceof EngineError && e.code === 'INVALID_DOCUMENT',
+    );
   });
 });
 

@@ -12,7 +12,7 @@ function text(bytes: number, seed: number): Uint8Array {
   const words = ['search', 'Urlaubsantrag', 'index', 'ß', 'segment', 'posting', '😀', 'commit', 'merge', 'Kündigung'];
   let x = seed;
   const parts: string[] = [];
-  for (let n = 0; n < bytes; ) {
+  for (let n = 0; n < bytes;) {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     const w = `${words[x % words.length]}${x % 7 === 0 ? '\n' : ' '}`;
     parts.push(w);
@@ -57,7 +57,10 @@ describe('inflateBlock', () => {
         expected = e;
       }
       assert.ok(expected instanceof Error, 'inflateRawSync rejects the input');
-      assert.throws(() => inflateBlock(bad), (e: unknown) => e instanceof Error && e.message === (expected as Error).message);
+      assert.throws(
+        () => inflateBlock(bad),
+        (e: unknown) => e instanceof Error && e.message === (expected as Error).message,
+      );
       assert.ok(Buffer.from(inflateBlock(packed)).equals(Buffer.from(raw)));
     }
   });

@@ -11,7 +11,9 @@ import { StoredWriter } from '../../../engine/store/stored-writer.ts';
 import { StoredReader } from '../../../engine/store/stored-reader.ts';
 import { EngineError } from '../../../engine/errors.ts';
 
-async function store(docs: string[]): Promise<{ r: () => StoredReader; data: Uint8Array; firstDocs: Int32Array; offsets: Float64Array }> {
+async function store(
+  docs: string[],
+): Promise<{ r: () => StoredReader; data: Uint8Array; firstDocs: Int32Array; offsets: Float64Array }> {
   const w = new StoredWriter();
   for (const d of docs) w.add(d);
   const blocks = await w.finish();
@@ -23,7 +25,10 @@ async function store(docs: string[]): Promise<{ r: () => StoredReader; data: Uin
 
 function docsOf(n: number): string[] {
   const pieces = ['plain ascii words ', 'Grüße aus Köln ', '日本語のテキスト ', '😀🎉 emoji ', 'x'];
-  return Array.from({ length: n }, (_, i) => `${i}:` + pieces[i % pieces.length].repeat(1 + ((i * 37) % 90)) + pieces[(i + 2) % pieces.length]);
+  return Array.from(
+    { length: n },
+    (_, i) => `${i}:` + pieces[i % pieces.length].repeat(1 + ((i * 37) % 90)) + pieces[(i + 2) % pieces.length],
+  );
 }
 
 describe('stored reader, prefix inflation', () => {
@@ -57,6 +62,9 @@ describe('stored reader, prefix inflation', () => {
     cut[1] = Math.floor((offsets[0] + offsets[1]) / 2);
     const reader = new StoredReader(damaged, firstDocs, cut, docs.length);
     const lastOfBlock0 = (firstDocs.length > 1 ? firstDocs[1] : docs.length) - 1;
-    assert.throws(() => reader.doc(lastOfBlock0), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
+    assert.throws(
+      () => reader.doc(lastOfBlock0),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
   });
 });

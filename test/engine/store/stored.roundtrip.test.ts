@@ -20,7 +20,10 @@ describe('stored payload', () => {
 
   it('reports a damaged payload as CORRUPT_INDEX', () => {
     const s = encodePayload('de', { body: 'hello' }, {});
-    assert.throws(() => decodePayload(s.slice(0, 8)), (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX');
+    assert.throws(
+      () => decodePayload(s.slice(0, 8)),
+      (e) => e instanceof EngineError && e.code === 'CORRUPT_INDEX',
+    );
   });
 });
 
@@ -49,7 +52,10 @@ describe('compressed block store', () => {
       const i = (k * 7919) % docs.length;
       assert.equal(r.doc(i), docs[i]);
     }
-    assert.throws(() => r.doc(3000), (e) => e instanceof EngineError);
+    assert.throws(
+      () => r.doc(3000),
+      (e) => e instanceof EngineError,
+    );
   });
 });
 
@@ -59,7 +65,10 @@ describe('compressed block store, delivery order', () => {
     let chars = 0;
     for (let i = 0; chars < 3 * 2 ** 20; i++) {
       // a few docs larger than a ring slot (compressed inline, possibly ahead of blocks still in the ring)
-      const d = i % 500 === 250 ? `big ${seed}-${i} ` + 'x y z '.repeat(120_000) : `doc ${seed}-${i} ` + 'lorem ipsum dolor '.repeat(10 + (i % 60));
+      const d =
+        i % 500 === 250
+          ? `big ${seed}-${i} ` + 'x y z '.repeat(120_000)
+          : `doc ${seed}-${i} ` + 'lorem ipsum dolor '.repeat(10 + (i % 60));
       docs.push(d);
       chars += d.length;
     }
@@ -69,7 +78,12 @@ describe('compressed block store, delivery order', () => {
   function check(blocks: Awaited<ReturnType<StoredWriter['finish']>>, docs: string[]): void {
     const data = Buffer.concat(blocks.data);
     assert.equal(data.length, blocks.offsets[blocks.offsets.length - 1]);
-    const r = new StoredReader(new Uint8Array(data.buffer, data.byteOffset, data.length), blocks.firstDocs, blocks.offsets, docs.length);
+    const r = new StoredReader(
+      new Uint8Array(data.buffer, data.byteOffset, data.length),
+      blocks.firstDocs,
+      blocks.offsets,
+      docs.length,
+    );
     for (let i = 0; i < docs.length; i++) assert.equal(r.doc(i), docs[i], `doc ${i}`);
   }
 

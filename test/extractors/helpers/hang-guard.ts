@@ -20,7 +20,9 @@ export interface GuardedRun {
 /** Runs `script` (an ES module body; it may `await import(...)`) in a child process under the hang guard. */
 export function runGuarded(script: string): Promise<GuardedRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let killed = false;

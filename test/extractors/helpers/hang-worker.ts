@@ -11,8 +11,12 @@ import { runJob } from '../../../extractors/jobs.ts';
 import type { WorkerRequest } from '../../../extractors/jobs.ts';
 
 parentPort!.on('message', async (req: WorkerRequest) => {
-  const test = (what: string) => req.mediaType === `application/x-test-${what}` || req.params.charset === `x-test-${what}`;
-  if (test('hang')) for (;;) { /* spin */ }
+  const test = (what: string) =>
+    req.mediaType === `application/x-test-${what}` || req.params.charset === `x-test-${what}`;
+  if (test('hang'))
+    for (;;) {
+      /* spin */
+    }
   if (test('crash')) process.exit(3);
   if (test('oom')) {
     const hoard: number[][] = [];

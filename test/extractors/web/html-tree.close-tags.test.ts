@@ -10,18 +10,28 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HANG_GUARD_TEST_MS, parseHtmlGuarded } from '../helpers/hang-guard.ts';
 
-test('40,000 close tags matching no open element after 40,000 open elements are ignored without rescanning the open elements', { timeout: HANG_GUARD_TEST_MS }, async () => {
-  const r = await parseHtmlGuarded(`'<div>'.repeat(40000) + '</p>'.repeat(40000)`);
-  assert.equal(r.killed, false, 'the parse did not finish: every unmatched close tag scans all open elements');
-  assert.equal(r.code, 0, r.err);
-  assert.equal(Number(r.out), 40000, 'the unmatched close tags closed nothing');
-});
+test(
+  '40,000 close tags matching no open element after 40,000 open elements are ignored without rescanning the open elements',
+  { timeout: HANG_GUARD_TEST_MS },
+  async () => {
+    const r = await parseHtmlGuarded(`'<div>'.repeat(40000) + '</p>'.repeat(40000)`);
+    assert.equal(r.killed, false, 'the parse did not finish: every unmatched close tag scans all open elements');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(Number(r.out), 40000, 'the unmatched close tags closed nothing');
+  },
+);
 
 test('a close tag still closes its element and every element opened after it', async () => {
   const { parseHtml } = await import('../../../extractors/web/html-tree.ts');
   const { root } = parseHtml('<div><p><b>x</p>after</div><i>y</i></b>z');
   const div = root.children[0];
   assert.ok(typeof div !== 'string' && div.tag === 'div');
-  assert.deepEqual(div.children.map((c) => (typeof c === 'string' ? c : c.tag)), ['p', 'after']);
-  assert.deepEqual(root.children.map((c) => (typeof c === 'string' ? c : c.tag)), ['div', 'i', 'z']);
+  assert.deepEqual(
+    div.children.map((c) => (typeof c === 'string' ? c : c.tag)),
+    ['p', 'after'],
+  );
+  assert.deepEqual(
+    root.children.map((c) => (typeof c === 'string' ? c : c.tag)),
+    ['div', 'i', 'z'],
+  );
 });

@@ -6,8 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import {
-  ExtractionError, ExtractionPool, MAIN_CONTENT_TIMEOUT_MS, closeSharedPool, configureSharedPool, extractMainContentFromBytes,
-  extractMainContentPooled, type JobRunner, type PoolJob,
+  ExtractionError,
+  ExtractionPool,
+  MAIN_CONTENT_TIMEOUT_MS,
+  closeSharedPool,
+  configureSharedPool,
+  extractMainContentFromBytes,
+  extractMainContentPooled,
+  type JobRunner,
+  type PoolJob,
 } from '../../../extractors/index.ts';
 
 const hangWorker = new URL('../helpers/hang-worker.ts', import.meta.url);
@@ -35,9 +42,19 @@ describe('extractMainContentPooled', () => {
   it('hands the bytes, charset and limits to the pool as a main-content job and parses nothing itself', async () => {
     const jobs: PoolJob[] = [];
     const sentinel = { title: 'from the pool', text: 'pool text', truncated: false };
-    const spy = { run: async (job: PoolJob) => { jobs.push(job); return sentinel; } } as unknown as JobRunner;
+    const spy = {
+      run: async (job: PoolJob) => {
+        jobs.push(job);
+        return sentinel;
+      },
+    } as unknown as JobRunner;
     const ac = new AbortController();
-    const result = await extractMainContentPooled(bytes(), { charset: 'iso-8859-1', maxChars: 500, signal: ac.signal, pool: spy });
+    const result = await extractMainContentPooled(bytes(), {
+      charset: 'iso-8859-1',
+      maxChars: 500,
+      signal: ac.signal,
+      pool: spy,
+    });
     assert.equal(result, sentinel);
     assert.equal(jobs.length, 1);
     const [job] = jobs;
@@ -55,7 +72,10 @@ describe('extractMainContentPooled', () => {
   it('a page whose parse does not finish fails with TIMEOUT, its worker is replaced and the pool keeps serving', async () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
-      await assert.rejects(extractMainContentPooled(bytes(), { charset: 'x-test-hang', maxChars: 100, timeoutMs: 300, pool }), isCode('TIMEOUT'));
+      await assert.rejects(
+        extractMainContentPooled(bytes(), { charset: 'x-test-hang', maxChars: 100, timeoutMs: 300, pool }),
+        isCode('TIMEOUT'),
+      );
       assert.equal(pool.replacements, 1);
       const ok = await extractMainContentPooled(bytes(), { maxChars: 1000, pool });
       assert.equal(ok.title, 'Café & Co');
@@ -68,7 +88,13 @@ describe('extractMainContentPooled', () => {
     const pool = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     try {
       const ac = new AbortController();
-      const job = extractMainContentPooled(bytes(), { charset: 'x-test-hang', maxChars: 100, signal: ac.signal, timeoutMs: 60_000, pool });
+      const job = extractMainContentPooled(bytes(), {
+        charset: 'x-test-hang',
+        maxChars: 100,
+        signal: ac.signal,
+        timeoutMs: 60_000,
+        pool,
+      });
       setTimeout(() => ac.abort(), 200);
       await assert.rejects(job, isCode('ABORTED'));
       assert.equal(pool.replacements, 1);

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { test } from 'node:test';
-import { createAccount, createPersonalKey, deleteAccount, listAccounts, revokeKey } from '../../../src/accounts/accounts.ts';
+import {
+  createAccount,
+  createPersonalKey,
+  deleteAccount,
+  listAccounts,
+  revokeKey,
+} from '../../../src/accounts/accounts.ts';
 import { createServiceAccount, listServiceAccounts } from '../../../src/accounts/service-accounts.ts';
 import { ensureMasterKey } from '../../../src/accounts/master.ts';
 import { authenticate } from '../../../src/auth/authenticate.ts';
@@ -22,8 +28,21 @@ test('accounts, keys and service accounts replay identically from snapshots and 
   const master = (await ensureMasterKey(deps))!;
   const keys: string[] = [];
   for (let i = 0; i < 12; i++) {
-    await createAccount(deps, { email: `user${i}@example.com`, name: `User ${i}`, roles: i % 2 ? ['developer'] : ['administrator'] }, 'master');
-    keys.push((await createPersonalKey(deps, `user${i}@example.com`, i % 3 ? null : Date.parse('2027-01-01T00:00:00Z'), 'master')).key);
+    await createAccount(
+      deps,
+      { email: `user${i}@example.com`, name: `User ${i}`, roles: i % 2 ? ['developer'] : ['administrator'] },
+      'master',
+    );
+    keys.push(
+      (
+        await createPersonalKey(
+          deps,
+          `user${i}@example.com`,
+          i % 3 ? null : Date.parse('2027-01-01T00:00:00Z'),
+          'master',
+        )
+      ).key,
+    );
   }
   const revoked = listAccounts(deps)[1].keys[0].id;
   await revokeKey(deps, revoked, { mayRevokeServiceKeys: false, actor: 'master' });
@@ -31,7 +50,10 @@ test('accounts, keys and service accounts replay identically from snapshots and 
   const sa = await createServiceAccount(deps, { name: 'bot', expiresAt: null, createdBy: 'master' });
   const before = { accounts: listAccounts(deps), serviceAccounts: listServiceAccounts(deps) };
   await state.close();
-  assert.ok((await readdir(stateDir(dataDir))).some((n) => /^snapshot-\d+\.bin$/.test(n)), 'a snapshot was written');
+  assert.ok(
+    (await readdir(stateDir(dataDir))).some((n) => /^snapshot-\d+\.bin$/.test(n)),
+    'a snapshot was written',
+  );
 
   const reopened = await open();
   const again = { state: reopened, now, config };

@@ -97,7 +97,7 @@ describe('401: no valid credential', () => {
     h.setNow(Date.parse('2026-06-01T00:00:00.000Z'));
   });
 
-  test("a key of a deleted account", async () => {
+  test('a key of a deleted account', async () => {
     await createAccount(h.services, { email: 'gone@example.com' }, 'master');
     const issued = await createPersonalKey(h.services, 'gone@example.com', null, 'master');
     assert.equal((await h.admin('DELETE', '/api/admin/accounts/gone@example.com')).status, 200);
@@ -131,7 +131,10 @@ describe('the principal handed to handlers', () => {
   test('personal key: the account email, normalised', async () => {
     const res = await get('/personal', `bearer   ${adminDev}`);
     assert.equal(res.status, 200);
-    assert.deepEqual([res.body.kind, res.body.email, res.body.roles], ['account', 'boss@example.com', ['administrator', 'developer']]);
+    assert.deepEqual(
+      [res.body.kind, res.body.email, res.body.roles],
+      ['account', 'boss@example.com', ['administrator', 'developer']],
+    );
   });
   test('master key and administrator account on admin endpoints', async () => {
     assert.deepEqual((await get('/admin', `Bearer ${MASTER}`)).body, { kind: 'master' });

@@ -74,7 +74,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     state.auth.push(req.headers.authorization);
     const turn = state.script.shift() ?? { content: ['ok'] };
     if (turn.status) {
-      res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${turn.status}` } }));
+      res
+        .writeHead(turn.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `scripted failure ${turn.status}` } }));
       return;
     }
     if (turn.page) {
@@ -93,7 +95,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const base = { id: 'up-1', object: 'chat.completion.chunk', created: 1, model: body.model };
     const send = async (delta: unknown, finish: string | null = null, extra: Record<string, unknown> = {}) => {
       if (turn.delayMs) await sleep(turn.delayMs);
-      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+      );
     };
     await send({ role: 'assistant', content: '' });
     for (const t of turn.content ?? []) await send({ content: t });
@@ -116,7 +120,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       return;
     }
     for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-      await send({ tool_calls: [{ index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] });
+      await send({
+        tool_calls: [
+          { index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } },
+        ],
+      });
       const pieces = turn.argPieces ?? 3;
       const size = Math.ceil(call.arguments.length / pieces) || 1;
       for (let i = 0; i < call.arguments.length; i += size) {
@@ -124,7 +132,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       }
     }
     await send({}, turn.finish ?? (turn.toolCalls?.length ? 'tool_calls' : 'stop'));
-    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
     finished = true;
   });
@@ -166,7 +176,12 @@ export interface ChatHarnessOptions {
 
 export async function chatHarness(opts: ChatHarnessOptions = {}) {
   const env: Record<string, string> = { ...opts.env };
-  if (opts.upstream) Object.assign(env, { LLM_BASE_URL: opts.upstream, LLM_API_KEY: 'upstream-secret', LLM_MODELS: 'fake-model,org/fake-large' }, opts.env);
+  if (opts.upstream)
+    Object.assign(
+      env,
+      { LLM_BASE_URL: opts.upstream, LLM_API_KEY: 'upstream-secret', LLM_MODELS: 'fake-model,org/fake-large' },
+      opts.env,
+    );
   const h = await searchHarness({ env });
   const services: Services = { ...h.services, ...opts.services };
   const app = createApp(services);
@@ -187,7 +202,8 @@ export async function chatHarness(opts: ChatHarnessOptions = {}) {
     fetch(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
       const headers = new Headers(init.headers);
       if (init.key) headers.set('authorization', `Bearer ${init.key}`);
-      if (init.body && !headers.has('content-type') && typeof init.body === 'string') headers.set('content-type', 'application/json');
+      if (init.body && !headers.has('content-type') && typeof init.body === 'string')
+        headers.set('content-type', 'application/json');
       return fetch(`${baseUrl}${path}`, { ...init, headers });
     },
     /** Create a datasource `name`, register `emails`, push `docs` into it and commit. */
@@ -195,7 +211,9 @@ export async function chatHarness(opts: ChatHarnessOptions = {}) {
       const ds = await h.api('POST', '/datasources', { name, display_name: name });
       if (ds.status !== 200) throw new Error(`datasource: ${ds.status} ${JSON.stringify(ds.body)}`);
       await h.register(name, ...emails);
-      await h.push(docs.map((d) => ({ datasource: name, file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', ...d })));
+      await h.push(
+        docs.map((d) => ({ datasource: name, file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', ...d })),
+      );
       await h.commit();
     },
     async close() {

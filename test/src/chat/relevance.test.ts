@@ -6,7 +6,9 @@ import { selectRelevant } from '../../../src/files/select.ts';
 
 describe('selectRelevant', () => {
   const para = (i: number) => `Section ${i} describes the cafeteria menu and opening hours in some detail.`;
-  const text = Array.from({ length: 30 }, (_, i) => (i === 12 ? 'Die Reisekostenabrechnung wird monatlich eingereicht.' : para(i))).join('\n\n');
+  const text = Array.from({ length: 30 }, (_, i) =>
+    i === 12 ? 'Die Reisekostenabrechnung wird monatlich eingereicht.' : para(i),
+  ).join('\n\n');
 
   it('keeps a text that fits the budget whole', () => {
     assert.equal(selectRelevant('short text', 'anything', 1000, 'en'), 'short text');
@@ -22,7 +24,11 @@ describe('selectRelevant', () => {
 
 describe('bm25 and passages', () => {
   it('scores passages with the question terms higher', () => {
-    const scores = bm25(['the train leaves at noon', 'lunch is served at noon', 'nothing here'], questionTerms('when does the train leave', 'en'), 'en');
+    const scores = bm25(
+      ['the train leaves at noon', 'lunch is served at noon', 'nothing here'],
+      questionTerms('when does the train leave', 'en'),
+      'en',
+    );
     assert.ok(scores[0] > scores[1] && scores[1] === 0 && scores[2] === 0);
   });
   it('cuts text at paragraph and sentence ends into pieces no longer than the size', () => {
@@ -37,6 +43,9 @@ describe('analysisLanguage', () => {
   it('uses the hint for very short inputs and detection for longer ones', () => {
     assert.equal(analysisLanguage('Urlaub', 'en'), 'en');
     assert.equal(analysisLanguage('Urlaub', 'de'), 'de');
-    assert.equal(analysisLanguage('Wie beantrage ich meinen Urlaub für die nächsten zwei Wochen bei der Personalabteilung?', 'en'), 'de');
+    assert.equal(
+      analysisLanguage('Wie beantrage ich meinen Urlaub für die nächsten zwei Wochen bei der Personalabteilung?', 'en'),
+      'de',
+    );
   });
 });

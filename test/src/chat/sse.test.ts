@@ -15,7 +15,10 @@ function body(parts: string[]): ReadableStream<Uint8Array> {
 
 it('yields the data of each event once its blank line arrived', async () => {
   const out: string[] = [];
-  for await (const d of sseData(body(['data: {"a"', ':1}\n', '\n: comment\n\ndata: x\r\ndata: y\r\n\r\n', 'data: [DONE]\n\n']))) out.push(d);
+  for await (const d of sseData(
+    body(['data: {"a"', ':1}\n', '\n: comment\n\ndata: x\r\ndata: y\r\n\r\n', 'data: [DONE]\n\n']),
+  ))
+    out.push(d);
   assert.deepEqual(out, ['{"a":1}', 'x\ny', '[DONE]']);
 });
 

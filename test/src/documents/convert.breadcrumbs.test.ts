@@ -8,7 +8,11 @@ import assert from 'node:assert/strict';
 import { parentPath, pathSegments } from '../../../src/documents/convert.ts';
 
 /** The former definitions, as the reference. */
-const oldSegments = (path: string) => path.split(/\s*(?:>|»|\/|\\|›)\s*/).map((s) => s.trim()).filter((s) => s.length > 0);
+const oldSegments = (path: string) =>
+  path
+    .split(/\s*(?:>|»|\/|\\|›)\s*/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 function oldParent(path: string): string {
   const m = /^(.*?)\s*(?:>|»|\/|\\|›)\s*[^>»/\\›]*$/.exec(path.trimEnd());
   return m ? m[1].trim() : '';

@@ -29,11 +29,17 @@ test('a push decided after a datasource was re-created survives the old datasour
     // the push below sees the new datasource before the deletion's fsync returns.
     const deleted = deleteDatasource({ state, now }, 'wiki');
     const created = createDatasource({ state, now }, DS);
-    const pushed = pushDocuments({ state, documents: h.documents, maxBinaryBytes: config.maxBinaryBytes, now }, { documents: doc({ id: 'new-1' }) });
+    const pushed = pushDocuments(
+      { state, documents: h.documents, maxBinaryBytes: config.maxBinaryBytes, now },
+      { documents: doc({ id: 'new-1' }) },
+    );
     const [, , res] = await Promise.all([deleted, created, pushed]);
     assert.equal(res.results[0].outcome, 'sent');
     await h.commit();
-    assert.ok(h.index.reader.searcher().get('wiki:new-1'), 'the document pushed to the re-created datasource is indexed');
+    assert.ok(
+      h.index.reader.searcher().get('wiki:new-1'),
+      'the document pushed to the re-created datasource is indexed',
+    );
   } finally {
     await h.close(false);
     await state.close();

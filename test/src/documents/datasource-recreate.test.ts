@@ -24,11 +24,18 @@ const CHILD = new URL('./helpers/crash-child.ts', import.meta.url).pathname;
 /** Runs `steps` in a child process on `dataDir` that then kills itself with SIGKILL (see crash-child.ts). */
 function crashAfter(dataDir: string, steps: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, DATA_DIR: dataDir, STEPS: steps }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      env: { ...process.env, DATA_DIR: dataDir, STEPS: steps },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' && out.includes('DONE') ? resolve() : reject(new Error(`child did not finish its steps: ${out}`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' && out.includes('DONE')
+        ? resolve()
+        : reject(new Error(`child did not finish its steps: ${out}`)),
+    );
   });
 }
 
@@ -51,7 +58,10 @@ test('a document pushed again to a re-created datasource before the drop is comm
     const r = await h.api('POST', '/documents', { documents: doc() });
     assert.equal(r.status, 200);
     await h.commit();
-    assert.ok(h.index.reader.searcher().get('wiki:doc-1'), `the re-pushed document is indexed (push answered ${r.body.results[0].outcome})`);
+    assert.ok(
+      h.index.reader.searcher().get('wiki:doc-1'),
+      `the re-pushed document is indexed (push answered ${r.body.results[0].outcome})`,
+    );
   } finally {
     await h.close();
   }
@@ -90,7 +100,10 @@ test('after a restart that replays a drop, a re-pushed document of the re-create
       const r = await api('POST', '/documents', { documents: doc() });
       assert.equal(r.status, 200);
       await h.commit();
-      assert.ok(h.index.reader.searcher().get('wiki:doc-1'), `the re-pushed document is indexed (push answered ${r.body.results[0].outcome})`);
+      assert.ok(
+        h.index.reader.searcher().get('wiki:doc-1'),
+        `the re-pushed document is indexed (push answered ${r.body.results[0].outcome})`,
+      );
     } finally {
       await h.close(false);
       await state.close();
@@ -142,8 +155,16 @@ test('a datasource re-created while its deletion is in flight, then a crash: the
       await h.commit();
       const api = await indexingApi(h);
       assert.equal((await api('POST', '/users', { datasource: 'wiki', user: { email: 'ann@x.org' } })).status, 200);
-      const check = await api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'doc-1', user_email: 'ann@x.org' });
-      assert.equal(check.status, 404, `the re-created datasource holds none of the deleted one's documents: ${JSON.stringify(check.body)}`);
+      const check = await api('POST', '/documents/check-access', {
+        datasource: 'wiki',
+        document_id: 'doc-1',
+        user_email: 'ann@x.org',
+      });
+      assert.equal(
+        check.status,
+        404,
+        `the re-created datasource holds none of the deleted one's documents: ${JSON.stringify(check.body)}`,
+      );
     } finally {
       await h.close(false);
       await state.close();

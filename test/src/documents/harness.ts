@@ -42,7 +42,12 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
   const config = loadConfig({ ADMIN_KEY: MASTER, DATA_DIR: dir, ...opts.env });
   const state = opts.state ?? (await openMemoryState());
   const directory = opts.directory ?? new MemoryDirectory();
-  const index = await openIndex({ directory, schema: DOCUMENT_SCHEMA, commitIntervalMs: opts.commitIntervalMs ?? 0, merge: false });
+  const index = await openIndex({
+    directory,
+    schema: DOCUMENT_SCHEMA,
+    commitIntervalMs: opts.commitIntervalMs ?? 0,
+    merge: false,
+  });
   const documents = await DocumentService.open({
     dir: join(dir, 'documents'),
     index,
@@ -54,18 +59,31 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
   const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
-  const services: Services = { config, log: silentLogger, state, now: opts.now ?? (() => Date.now()), documents, searchRunner };
+  const services: Services = {
+    config,
+    log: silentLogger,
+    state,
+    now: opts.now ?? (() => Date.now()),
+    documents,
+    searchRunner,
+  };
   const app = createApp(services);
 
   async function call(method: string, path: string, key: string | null, body?: unknown) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (key) headers.authorization = `Bearer ${key}`;
-    const res = await app.request(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await app.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
   }
   // A name of its own per harness, so a harness can also be opened again on a persisted state.
-  const sa = await call('POST', '/api/admin/service-accounts', MASTER, { name: `indexer-${crypto.randomUUID().slice(0, 8)}` });
+  const sa = await call('POST', '/api/admin/service-accounts', MASTER, {
+    name: `indexer-${crypto.randomUUID().slice(0, 8)}`,
+  });
   const key = sa.body.key as string;
 
   return {

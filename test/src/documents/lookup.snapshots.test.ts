@@ -58,9 +58,17 @@ describe('lookups release their snapshot', () => {
   });
 
   test('POST /documents/check-access', async () => {
-    assert.equal((await h.api('POST', '/documents', { documents: doc({ last_modified: '2026-03-01T00:00:00Z' }) })).body.results[0].outcome, 'sent');
+    assert.equal(
+      (await h.api('POST', '/documents', { documents: doc({ last_modified: '2026-03-01T00:00:00Z' }) })).body.results[0]
+        .outcome,
+      'sent',
+    );
     await h.commit();
-    const r = await h.api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'doc-1', user_email: 'ann@example.com' });
+    const r = await h.api('POST', '/documents/check-access', {
+      datasource: 'wiki',
+      document_id: 'doc-1',
+      user_email: 'ann@example.com',
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(inUse(await dropDoc1('doc-3')), []);
   });

@@ -12,9 +12,22 @@ const op = (seq: number): QueueOp => ({
   op: 'upsert',
   seq,
   doc: {
-    datasource: 'wiki', id: `d${seq}`, title: `t${seq}`, mime_type: 'text/plain', text_content: 'hello world', binary_base64: null,
-    file_type: 'wiki', path_preview: null, path: null, author: null, last_modified: null, sub: null, sub_sub: null,
-    tokens: ['wiki|*'], properties: [], received_at: 0,
+    datasource: 'wiki',
+    id: `d${seq}`,
+    title: `t${seq}`,
+    mime_type: 'text/plain',
+    text_content: 'hello world',
+    binary_base64: null,
+    file_type: 'wiki',
+    path_preview: null,
+    path: null,
+    author: null,
+    last_modified: null,
+    sub: null,
+    sub_sub: null,
+    tokens: ['wiki|*'],
+    properties: [],
+    received_at: 0,
   },
 });
 
@@ -64,7 +77,13 @@ test('capacity() holds pushes while unapplied bytes exceed the bound, and releas
 test('operations whose append failed are not applied', async () => {
   const index = await openIndex({ directory: new MemoryDirectory(), schema: DOCUMENT_SCHEMA, merge: false });
   const pipeline = new IndexingPipeline(
-    { index, statuses: new StatusRegistry(), log: silentLogger, now: () => 0, readBody: async (d) => ({ text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' }) },
+    {
+      index,
+      statuses: new StatusRegistry(),
+      log: silentLogger,
+      now: () => 0,
+      readBody: async (d) => ({ text: { body: d.text_content ?? '' }, suffix: 'txt', mediaFileType: 'txt' }),
+    },
     0,
   );
   pipeline.submit(op(1), Promise.resolve(), 10);
@@ -85,27 +104,31 @@ async function eventually(cond: () => boolean): Promise<void> {
   assert.ok(cond(), 'condition reached');
 }
 
-test('pushes also wait while the backlog would take longer than maxPendingMs to apply, and are let in in order', { timeout: 10_000 }, async () => {
-  // any backlog is too much; the byte bound (default) is far away
-  const { index, pipeline, open } = await gatedPipeline({ maxPendingMs: 1e-9 });
-  await pipeline.capacity(); // nothing pending: room
-  pipeline.submitMany([op(1), op(2)], Promise.resolve(), [10, 10]);
-  const order: string[] = [];
-  // The first push let in submits at once (while the pipeline finishes its run): that work is applied too.
-  const a = pipeline.capacity().then(() => {
-    order.push('a');
-    pipeline.submit(op(3), Promise.resolve(), 10);
-  });
-  const b = pipeline.capacity().then(() => order.push('b'));
-  await new Promise((r) => setTimeout(r, 20));
-  assert.deepEqual(order, [], 'both wait while two small operations are pending');
-  open();
-  await Promise.all([a, b]);
-  assert.deepEqual(order, ['a', 'b']);
-  await eventually(() => pipeline.appliedSeq === 3);
-  pipeline.submit(op(4), Promise.resolve(), 10);
-  await eventually(() => pipeline.appliedSeq === 4); // the pipeline keeps running after a push let in at the end of a run
-  await pipeline.drained();
-  assert.equal(pipeline.backlog, 0);
-  await index.close();
-});
+test(
+  'pushes also wait while the backlog would take longer than maxPendingMs to apply, and are let in in order',
+  { timeout: 10_000 },
+  async () => {
+    // any backlog is too much; the byte bound (default) is far away
+    const { index, pipeline, open } = await gatedPipeline({ maxPendingMs: 1e-9 });
+    await pipeline.capacity(); // nothing pending: room
+    pipeline.submitMany([op(1), op(2)], Promise.resolve(), [10, 10]);
+    const order: string[] = [];
+    // The first push let in submits at once (while the pipeline finishes its run): that work is applied too.
+    const a = pipeline.capacity().then(() => {
+      order.push('a');
+      pipeline.submit(op(3), Promise.resolve(), 10);
+    });
+    const b = pipeline.capacity().then(() => order.push('b'));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(order, [], 'both wait while two small operations are pending');
+    open();
+    await Promise.all([a, b]);
+    assert.deepEqual(order, ['a', 'b']);
+    await eventually(() => pipeline.appliedSeq === 3);
+    pipeline.submit(op(4), Promise.resolve(), 10);
+    await eventually(() => pipeline.appliedSeq === 4); // the pipeline keeps running after a push let in at the end of a run
+    await pipeline.drained();
+    assert.equal(pipeline.backlog, 0);
+    await index.close();
+  },
+);

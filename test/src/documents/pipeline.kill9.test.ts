@@ -20,7 +20,10 @@ const CHILD = new URL('./helpers/push-child.ts', import.meta.url).pathname;
 function runChild(dataDir: string, round: number, killAfterMs: number): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
     const acked = new Map<string, string>();
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, DATA_DIR: dataDir, ROUND: String(round) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      env: { ...process.env, DATA_DIR: dataDir, ROUND: String(round) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let buf = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -46,7 +49,7 @@ test('acknowledged documents survive kill -9 at random points, once each', { tim
   const dataDir = await mkdtemp(join(tmpdir(), 'docs-kill9-'));
   const expected = new Map<string, string>();
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   try {
     const rounds = 8;
     for (let round = 1; round <= rounds; round++) {
@@ -65,7 +68,10 @@ test('acknowledged documents survive kill -9 at random points, once each', { tim
         const got = searcher.get(`wiki:${id}`);
         assert.ok(got, `acknowledged document ${id} is indexed`);
         // A later write may have become durable without its ACK reaching us; never an older one.
-        assert.ok(String(got.stored.last_modified) >= lm, `${id}: indexed ${got.stored.last_modified}, acknowledged ${lm}`);
+        assert.ok(
+          String(got.stored.last_modified) >= lm,
+          `${id}: indexed ${got.stored.last_modified}, acknowledged ${lm}`,
+        );
       }
       const all = searcher.search({ query: 'round', limit: 1000, language: 'en' });
       const keys = all.hits.map((x) => x.key);

@@ -17,24 +17,59 @@ test('documents pushed in bulk replay from their raw items to the same indexed d
     name: 'wiki',
     display_name: 'Wiki',
     subs: [{ name: 'HR' }, { name: 'Policies', parent_key: 'hr' }],
-    object_definitions: [{ name: 'page', property_definitions: [{ name: 'pages', display_label: 'Pages', is_searchable: true, property_type: 'INTEGER' }] }],
+    object_definitions: [
+      {
+        name: 'page',
+        property_definitions: [
+          { name: 'pages', display_label: 'Pages', is_searchable: true, property_type: 'INTEGER' },
+        ],
+      },
+    ],
   });
   assert.equal(ds.status, 200);
   const documents = [
-    { datasource: 'wiki', id: 'a', title: 'Travel "policy" \\ Größe', file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', body: { mime_type: 'text/plain', text_content: 'Trains for trips 😀 under 500 km.\n' } },
-    { datasource: 'wiki', id: 'b', title: 'Expenses', file_type: 'content', path: 'Wiki > HR > Expenses', data_source_sub_sub: 'policies', body: { mime_type: 'text/plain', text_content: 'Receipts within 30 days.' }, permissions: { allowed_users: [{ email: '  Ann@Example.com ' }], allowed_groups: ['staff'] }, custom_properties: [{ name: 'pages', value: 3 }] },
+    {
+      datasource: 'wiki',
+      id: 'a',
+      title: 'Travel "policy" \\ Größe',
+      file_type: 'wiki',
+      last_modified: '2026-01-01T00:00:00Z',
+      body: { mime_type: 'text/plain', text_content: 'Trains for trips 😀 under 500 km.\n' },
+    },
+    {
+      datasource: 'wiki',
+      id: 'b',
+      title: 'Expenses',
+      file_type: 'content',
+      path: 'Wiki > HR > Expenses',
+      data_source_sub_sub: 'policies',
+      body: { mime_type: 'text/plain', text_content: 'Receipts within 30 days.' },
+      permissions: { allowed_users: [{ email: '  Ann@Example.com ' }], allowed_groups: ['staff'] },
+      custom_properties: [{ name: 'pages', value: 3 }],
+    },
     { datasource: 'wiki', id: 'bad/id', file_type: 'wiki' },
-    { datasource: 'wiki', id: 'c', file_type: 'wiki', title: 'archive.verylongsuffix', body: { mime_type: 'text/plain', text_content: 'skipped' } },
+    {
+      datasource: 'wiki',
+      id: 'c',
+      file_type: 'wiki',
+      title: 'archive.verylongsuffix',
+      body: { mime_type: 'text/plain', text_content: 'skipped' },
+    },
   ];
   const r = await h1.api('POST', '/documents', JSON.stringify({ documents }, null, 2));
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), ['sent', 'sent', 'failed', 'skipped']);
+  assert.deepEqual(
+    r.body.results.map((x: { outcome: string }) => x.outcome),
+    ['sent', 'sent', 'failed', 'skipped'],
+  );
   // The queue as a crash before the first commit would leave it: one record for the request.
   await h1.documents.pipeline.drained();
   const copy = await mkdtemp(join(tmpdir(), 'docs-replay-'));
   await cp(join(h1.dir, 'documents', 'queue'), join(copy, 'documents', 'queue'), { recursive: true });
   const files = (await readdir(join(copy, 'documents', 'queue'))).filter((n) => n.endsWith('.bin'));
-  const records = (await Promise.all(files.map(async (f) => (await scanFile(join(copy, 'documents', 'queue', f)))!.records.length))).reduce((a, b) => a + b, 0);
+  const records = (
+    await Promise.all(files.map(async (f) => (await scanFile(join(copy, 'documents', 'queue', f)))!.records.length))
+  ).reduce((a, b) => a + b, 0);
   assert.equal(records, 1);
   await h1.commit();
   const expected = ['wiki:a', 'wiki:b'].map((k) => h1.index.reader.searcher().get(k));

@@ -29,7 +29,13 @@ test('sequence numbers follow call order and survive a reopen', () =>
     await Promise.all([a.durable, b.durable]);
     await queue.close();
     ({ queue, ops } = await DocumentQueue.open(dir, silentLogger));
-    assert.deepEqual(ops.map((o) => [o.seq, o.op === 'delete' && o.id]), [[1, 'a'], [2, 'b']]);
+    assert.deepEqual(
+      ops.map((o) => [o.seq, o.op === 'delete' && o.id]),
+      [
+        [1, 'a'],
+        [2, 'b'],
+      ],
+    );
     assert.equal(queue.append(del('c')).seq, 3);
     await queue.close();
   }));
@@ -54,7 +60,11 @@ test('files rotate, and whole files are released once committed', () =>
     const { ops } = await DocumentQueue.open(dir, silentLogger);
     const seqs = ops.map((o) => o.seq);
     assert.ok(seqs.length < 12, 'released files are gone');
-    assert.deepEqual(seqs.filter((s) => s > 6), [7, 8, 9, 10, 11, 12], 'nothing after the released point is lost');
+    assert.deepEqual(
+      seqs.filter((s) => s > 6),
+      [7, 8, 9, 10, 11, 12],
+      'nothing after the released point is lost',
+    );
   }));
 
 test('a fully drained current file is released too', () =>
@@ -66,7 +76,10 @@ test('a fully drained current file is released too', () =>
     await queue.append(del('b')).durable;
     await queue.close();
     const { ops } = await DocumentQueue.open(dir, silentLogger, { minSeq: 1 });
-    assert.deepEqual(ops.map((o) => o.seq), [2]);
+    assert.deepEqual(
+      ops.map((o) => o.seq),
+      [2],
+    );
   }));
 
 test('a torn tail is cut off and the acknowledged records replay', () =>
@@ -77,7 +90,10 @@ test('a torn tail is cut off and the acknowledged records replay', () =>
     const [file] = (await readdir(dir)).filter((n) => n.endsWith('.bin'));
     await appendFile(join(dir, file), new Uint8Array([200, 0, 0, 0, 1, 2, 3]));
     const { queue: q2, ops } = await DocumentQueue.open(dir, silentLogger);
-    assert.deepEqual(ops.map((o) => o.seq), [1]);
+    assert.deepEqual(
+      ops.map((o) => o.seq),
+      [1],
+    );
     assert.equal(q2.append(del('b')).seq, 2);
     await q2.close();
   }));
@@ -88,7 +104,10 @@ test('operations appended together share one record and replay in order with the
     await queue.append(del('a')).durable;
     const many = queue.appendMany([del('b'), del('c'), del('d')]);
     assert.deepEqual(many.seqs, [2, 3, 4]);
-    assert.deepEqual(many.ops.map((o) => o.seq), [2, 3, 4]);
+    assert.deepEqual(
+      many.ops.map((o) => o.seq),
+      [2, 3, 4],
+    );
     assert.equal(queue.append(del('e')).seq, 5);
     await many.durable;
     await queue.close();
@@ -96,7 +115,16 @@ test('operations appended together share one record and replay in order with the
     assert.equal((await scanFile(join(dir, file)))!.records.length, 3, 'a, [b c d], e');
     let ops;
     ({ queue, ops } = await DocumentQueue.open(dir, silentLogger));
-    assert.deepEqual(ops.map((o) => [o.seq, o.op === 'delete' && o.id]), [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd'], [5, 'e']]);
+    assert.deepEqual(
+      ops.map((o) => [o.seq, o.op === 'delete' && o.id]),
+      [
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'c'],
+        [4, 'd'],
+        [5, 'e'],
+      ],
+    );
     assert.equal(queue.appendMany([]).seqs.length, 0);
     assert.equal(queue.append(del('f')).seq, 6);
     await queue.releaseThrough(4);

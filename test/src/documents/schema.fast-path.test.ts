@@ -15,11 +15,26 @@ const schema = documentSchema(MAX_BINARY);
 const valid = [
   { datasource: 'wiki', id: 'doc-1', file_type: 'wiki', body: { mime_type: 'text/plain', text_content: 'hello' } },
   {
-    datasource: 'wiki', id: 'A.b_c-9', title: 'Travel policy', file_type: 'content', path: 'Wiki > HR', path_preview: 'HR', author: 'Ann',
-    last_modified: '2026-01-01T00:00:00.000Z', data_source_sub: 'hr', data_source_sub_sub: 'policies',
+    datasource: 'wiki',
+    id: 'A.b_c-9',
+    title: 'Travel policy',
+    file_type: 'content',
+    path: 'Wiki > HR',
+    path_preview: 'HR',
+    author: 'Ann',
+    last_modified: '2026-01-01T00:00:00.000Z',
+    data_source_sub: 'hr',
+    data_source_sub_sub: 'policies',
     body: { mime_type: 'text/markdown; charset=utf-8', text_content: '' },
-    permissions: { allow_anonymous_access: false, allowed_users: [{ email: 'ann@example.com' }], allowed_groups: ['staff'] },
-    custom_properties: [{ name: 'priority', value: 3 }, { name: 'tags', value: ['a'] }],
+    permissions: {
+      allow_anonymous_access: false,
+      allowed_users: [{ email: 'ann@example.com' }],
+      allowed_groups: ['staff'],
+    },
+    custom_properties: [
+      { name: 'priority', value: 3 },
+      { name: 'tags', value: ['a'] },
+    ],
   },
   { datasource: 'd', id: 'x', file_type: 'email', body: { mime_type: 'application/pdf', binary_base64: 'SGVsbG8=' } },
   { datasource: 'd', id: 'x', file_type: 'email' },
@@ -27,10 +42,44 @@ const valid = [
 
 /** Values that break one rule or another (types, lengths, patterns, extra keys, whitespace). */
 const oddValues: unknown[] = [
-  undefined, null, '', ' ', 'x', 'a/b', 'ÄÖ', 7, 0, true, false, [], [1], {}, { extra: 1 }, 'x'.repeat(600), 'x'.repeat(2001),
-  'not-a-date', '2026-13-45', '2026-01-01', ' ann@example.com ', 'text/plain', 'nota/type/x', '@@@', 'SGVsbG8', 'SGVsbG8=',
-  'A'.repeat(200), [{ email: 'x@y.z' }], [{ email: '  ' }], [{ email: 'x@y.z', extra: 1 }], [''], ['g'], [{ name: 'n', value: 1 }],
-  [{ name: '' , value: 1 }], [{ name: 'n' }], { text_content: 'x' }, { mime_type: 'text/plain' }, { mime_type: 'text/plain', text_content: 'a', binary_base64: 'SGVsbG8=' },
+  undefined,
+  null,
+  '',
+  ' ',
+  'x',
+  'a/b',
+  'ÄÖ',
+  7,
+  0,
+  true,
+  false,
+  [],
+  [1],
+  {},
+  { extra: 1 },
+  'x'.repeat(600),
+  'x'.repeat(2001),
+  'not-a-date',
+  '2026-13-45',
+  '2026-01-01',
+  ' ann@example.com ',
+  'text/plain',
+  'nota/type/x',
+  '@@@',
+  'SGVsbG8',
+  'SGVsbG8=',
+  'A'.repeat(200),
+  [{ email: 'x@y.z' }],
+  [{ email: '  ' }],
+  [{ email: 'x@y.z', extra: 1 }],
+  [''],
+  ['g'],
+  [{ name: 'n', value: 1 }],
+  [{ name: '', value: 1 }],
+  [{ name: 'n' }],
+  { text_content: 'x' },
+  { mime_type: 'text/plain' },
+  { mime_type: 'text/plain', text_content: 'a', binary_base64: 'SGVsbG8=' },
 ];
 
 const clone = <T>(x: T): T => (x === undefined ? x : structuredClone(x));
@@ -46,7 +95,20 @@ function mutate(doc: Record<string, unknown>, rng: ReturnType<typeof prng>): unk
     }
   };
   walk(d, []);
-  const keys = ['datasource', 'id', 'title', 'body', 'file_type', 'path', 'author', 'last_modified', 'permissions', 'custom_properties', 'data_source_sub', 'unknown_key'];
+  const keys = [
+    'datasource',
+    'id',
+    'title',
+    'body',
+    'file_type',
+    'path',
+    'author',
+    'last_modified',
+    'permissions',
+    'custom_properties',
+    'data_source_sub',
+    'unknown_key',
+  ];
   const n = 1 + rng.int(2);
   for (let i = 0; i < n; i++) {
     const path = rng.next() < 0.6 && paths.length > 0 ? rng.pick(paths) : [rng.pick(keys)];

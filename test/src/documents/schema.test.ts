@@ -7,7 +7,12 @@ import { base64DecodedSize, documentSchema } from '../../../src/documents/schema
 import { documentTokens, parseToken } from '../../../src/documents/tokens.ts';
 
 const schema = documentSchema(1000);
-const base = { datasource: 'wiki', id: 'doc-1', file_type: 'wiki', body: { mime_type: 'text/plain', text_content: 'hello' } };
+const base = {
+  datasource: 'wiki',
+  id: 'doc-1',
+  file_type: 'wiki',
+  body: { mime_type: 'text/plain', text_content: 'hello' },
+};
 
 function fails(doc: unknown) {
   try {
@@ -72,7 +77,10 @@ test('unknown document fields and bad timestamps are reported', () => {
 test('access tokens: anonymous by default, users lowercased, groups as named, scoped to the datasource', () => {
   assert.deepEqual(documentTokens('wiki', undefined), ['wiki|*']);
   assert.deepEqual(documentTokens('wiki', { allow_anonymous_access: true }), ['wiki|*']);
-  assert.deepEqual(documentTokens('wiki', { allowed_users: [{ email: ' Ann@X.org ' }], allowed_groups: ['Eng', 'eng'] }), ['wiki|g|Eng', 'wiki|g|eng', 'wiki|u|ann@x.org']);
+  assert.deepEqual(
+    documentTokens('wiki', { allowed_users: [{ email: ' Ann@X.org ' }], allowed_groups: ['Eng', 'eng'] }),
+    ['wiki|g|Eng', 'wiki|g|eng', 'wiki|u|ann@x.org'],
+  );
   assert.deepEqual(documentTokens('wiki', { allow_anonymous_access: false }), []);
   assert.deepEqual(parseToken('wiki|g|a|b'), { datasource: 'wiki', kind: 'group', value: 'a|b' });
 });

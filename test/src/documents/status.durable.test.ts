@@ -25,7 +25,10 @@ async function start(dir: string, state: StateStore, opts: DocsHarnessOptions = 
   // The service account made by the first start (the control plane is shared across restarts).
   if (!keys.has(state)) keys.set(state, h.key);
   const key = keys.get(state)!;
-  return { ...h, api: (method: string, path: string, body?: unknown) => h.call(method, `/api/indexing${path}`, key, body) };
+  return {
+    ...h,
+    api: (method: string, path: string, body?: unknown) => h.call(method, `/api/indexing${path}`, key, body),
+  };
 }
 
 async function fresh(opts: DocsHarnessOptions = {}) {
@@ -41,9 +44,18 @@ test('skipped and failed statuses survive restarts; a later indexed or deleted v
   try {
     await h.api('POST', '/documents', { documents: doc({ id: 'a' }) });
     await h.commit();
-    const skipped = await h.api('POST', '/documents', { documents: [doc({ id: 'a', title: LONG, last_modified: '2026-02-01T00:00:00Z' }), doc({ id: 'c', title: LONG })] });
-    assert.deepEqual(skipped.body.results.map((r: { outcome: string }) => r.outcome), ['skipped', 'skipped']);
-    assert.equal((await h.api('POST', '/documents', { documents: doc({ id: 'broken', file_type: 'file', body: corruptPdf }) })).body.results[0].outcome, 'sent');
+    const skipped = await h.api('POST', '/documents', {
+      documents: [doc({ id: 'a', title: LONG, last_modified: '2026-02-01T00:00:00Z' }), doc({ id: 'c', title: LONG })],
+    });
+    assert.deepEqual(
+      skipped.body.results.map((r: { outcome: string }) => r.outcome),
+      ['skipped', 'skipped'],
+    );
+    assert.equal(
+      (await h.api('POST', '/documents', { documents: doc({ id: 'broken', file_type: 'file', body: corruptPdf }) }))
+        .body.results[0].outcome,
+      'sent',
+    );
     await h.commit();
     await h.close(false);
 
@@ -61,7 +73,11 @@ test('skipped and failed statuses survive restarts; a later indexed or deleted v
     assert.equal(h2.index.reader.searcher().get('wiki:a'), null);
 
     // A fixed version of `a` is indexed; `c` is deleted.
-    assert.equal((await h2.api('POST', '/documents', { documents: doc({ id: 'a', last_modified: '2026-03-01T00:00:00Z' }) })).body.results[0].outcome, 'sent');
+    assert.equal(
+      (await h2.api('POST', '/documents', { documents: doc({ id: 'a', last_modified: '2026-03-01T00:00:00Z' }) })).body
+        .results[0].outcome,
+      'sent',
+    );
     assert.equal((await h2.api('DELETE', '/documents/wiki/c')).status, 200);
     await h2.commit();
     assert.equal((await h2.api('GET', '/documents/wiki/a')).body.state, 'indexed');
@@ -87,14 +103,26 @@ test('after a crash the engine commit decides: a re-push not yet committed is re
     await h.api('POST', '/documents', { documents: [doc({ id: 'x', title: LONG }), doc({ id: 'y' })] });
     await h.commit();
     // Re-push x fixed and skip y; applied by the pipeline but not committed when the process dies.
-    const r = await h.api('POST', '/documents', { documents: [doc({ id: 'x', last_modified: '2026-04-01T00:00:00Z' }), doc({ id: 'y', title: LONG, last_modified: '2026-04-01T00:00:00Z' })] });
-    assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), ['sent', 'skipped']);
+    const r = await h.api('POST', '/documents', {
+      documents: [
+        doc({ id: 'x', last_modified: '2026-04-01T00:00:00Z' }),
+        doc({ id: 'y', title: LONG, last_modified: '2026-04-01T00:00:00Z' }),
+      ],
+    });
+    assert.deepEqual(
+      r.body.results.map((x: { outcome: string }) => x.outcome),
+      ['sent', 'skipped'],
+    );
     await h.documents.pipeline.drained();
     await cp(dir, copy, { recursive: true });
     await h.close(false);
 
     const h2 = await start(copy, state);
-    assert.equal((await h2.api('GET', '/documents/wiki/x')).body.state, 'queued', 'the replayed push decides, not the older skip');
+    assert.equal(
+      (await h2.api('GET', '/documents/wiki/x')).body.state,
+      'queued',
+      'the replayed push decides, not the older skip',
+    );
     const y = await h2.api('GET', '/documents/wiki/y');
     assert.equal(y.body.state, 'skipped', 'the replayed skip keeps its message');
     assert.match(y.body.message, /longer than 10/);
@@ -117,7 +145,9 @@ test('after a crash the engine commit decides: a re-push not yet committed is re
 test('deleting the datasource drops its statuses, also for a datasource recreated under the same name', async () => {
   const { dir, state, h } = await fresh();
   try {
-    await h.api('POST', '/documents', { documents: [doc({ id: 's', title: LONG }), doc({ id: 'f', file_type: 'file', body: corruptPdf })] });
+    await h.api('POST', '/documents', {
+      documents: [doc({ id: 's', title: LONG }), doc({ id: 'f', file_type: 'file', body: corruptPdf })],
+    });
     await h.commit();
     assert.equal((await h.api('GET', '/documents/wiki/f')).body.state, 'failed');
     assert.equal((await h.api('DELETE', '/datasources/wiki')).status, 200);

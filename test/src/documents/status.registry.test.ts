@@ -4,8 +4,16 @@ import { test } from 'node:test';
 import { StatusRegistry, type DocumentState, type DocumentStatus } from '../../../src/documents/status.ts';
 
 const status = (id: string, state: DocumentState, seq: number): DocumentStatus => ({
-  datasource: 'ds', document_id: id, state, outcome: state === 'skipped' ? 'skipped' : 'sent', message: '',
-  last_modified: null, tokens: [], seq, received_at: 0, committed_at: null,
+  datasource: 'ds',
+  document_id: id,
+  state,
+  outcome: state === 'skipped' ? 'skipped' : 'sent',
+  message: '',
+  last_modified: null,
+  tokens: [],
+  seq,
+  received_at: 0,
+  committed_at: null,
 });
 
 test('a commit settles queued and deleted entries up to its sequence number', () => {
@@ -30,11 +38,17 @@ test('above its bound the registry forgets the oldest settled entries, never que
   assert.equal(r.size, 3);
   assert.equal(r.get('ds:del1'), undefined);
   assert.equal(r.get('ds:idx1'), undefined);
-  assert.deepEqual(['ds:skip', 'ds:fail', 'ds:idx2'].map((k) => r.get(k)?.state), ['skipped', 'failed', 'indexed']);
+  assert.deepEqual(
+    ['ds:skip', 'ds:fail', 'ds:idx2'].map((k) => r.get(k)?.state),
+    ['skipped', 'failed', 'indexed'],
+  );
   // Deletes alone must not grow it without bound; a document still queued is kept.
   for (let i = 0; i < 50; i++) r.set(`ds:d${i}`, status(`d${i}`, 'deleted', 10 + i));
   r.set('ds:wait', status('wait', 'queued', 60));
   r.committed(59, 2000);
   assert.equal(r.size, 3);
-  assert.deepEqual(['ds:skip', 'ds:fail', 'ds:wait'].map((k) => r.get(k)?.state), ['skipped', 'failed', 'queued']);
+  assert.deepEqual(
+    ['ds:skip', 'ds:fail', 'ds:wait'].map((k) => r.get(k)?.state),
+    ['skipped', 'failed', 'queued'],
+  );
 });

@@ -7,8 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { selectRelevant } from '../../../src/files/select.ts';
 
-const FILLER = 'The quarterly report lists the office supplies, the coffee machine and the printer paper of every team. ';
-const FILE = FILLER.repeat(40) + 'The parking garage closes at 22:00 on weekdays and stays closed on Sundays. ' + FILLER.repeat(40);
+const FILLER =
+  'The quarterly report lists the office supplies, the coffee machine and the printer paper of every team. ';
+const FILE =
+  FILLER.repeat(40) +
+  'The parking garage closes at 22:00 on weekdays and stays closed on Sundays. ' +
+  FILLER.repeat(40);
 const QUESTION = 'When does the parking garage close on weekdays?';
 
 test('the passage that answers the question is given, whatever the share', () => {

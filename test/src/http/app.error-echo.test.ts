@@ -16,8 +16,15 @@ import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
 async function setup() {
   const lines: string[] = [];
   const state = await StateStore.open(new MemoryJournal(), []);
-  const app = createApp({ config: loadConfig({}), log: createLogger('info', (l) => lines.push(l)), state, now: () => Date.now() });
-  app.post('/test/echo', async (c) => c.json(await jsonBody(c, v.strictObject({ name: v.pipe(v.string(), v.maxLength(5)) }))));
+  const app = createApp({
+    config: loadConfig({}),
+    log: createLogger('info', (l) => lines.push(l)),
+    state,
+    now: () => Date.now(),
+  });
+  app.post('/test/echo', async (c) =>
+    c.json(await jsonBody(c, v.strictObject({ name: v.pipe(v.string(), v.maxLength(5)) }))),
+  );
   app.get('/test/unserialisable', () => {
     throw new RequestValidationError([{ type: 'value_error', loc: ['body'], msg: 'x', input: 10n }]);
   });
@@ -26,7 +33,11 @@ async function setup() {
 
 test('a long string input is echoed as a placeholder', async () => {
   const { app } = await setup();
-  const res = await app.request('/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'y'.repeat(50_000) }) });
+  const res = await app.request('/test/echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'y'.repeat(50_000) }),
+  });
   assert.equal(res.status, 422);
   const item = (await res.json()).detail[0];
   assert.equal(item.type, 'string_too_long');

@@ -45,7 +45,11 @@ test('a known path with a wrong method gives 405 {detail} and Allow', async () =
 
 test('malformed JSON gives 422 json_invalid in the Pydantic shape', async () => {
   const { app } = await setup();
-  const res = await app.request('/test/echo', { method: 'POST', body: '{"name": ', headers: { 'content-type': 'application/json' } });
+  const res = await app.request('/test/echo', {
+    method: 'POST',
+    body: '{"name": ',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(res.status, 422);
   const body = await res.json();
   assert.equal(body.detail.length, 1);
@@ -57,7 +61,11 @@ test('malformed JSON gives 422 json_invalid in the Pydantic shape', async () => 
 
 test('validation errors list every offending field with body locations', async () => {
   const { app } = await setup();
-  const res = await app.request('/test/echo', { method: 'POST', body: JSON.stringify({ extra: 1 }), headers: { 'content-type': 'application/json' } });
+  const res = await app.request('/test/echo', {
+    method: 'POST',
+    body: JSON.stringify({ extra: 1 }),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(res.status, 422);
   const { detail } = await res.json();
   assert.deepEqual(
@@ -82,7 +90,11 @@ test('an empty body where one is required is a missing body', async () => {
 
 test('bodies over the configured limit give 413 {detail}', async () => {
   const { app } = await setup({ MAX_REQUEST_BYTES: '2048' });
-  const res = await app.request('/test/echo', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } });
+  const res = await app.request('/test/echo', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'x'.repeat(5000) }),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(res.status, 413);
   assert.match((await res.json()).detail, /exceeds the limit of 2048 bytes/);
 });

@@ -36,13 +36,24 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function post(chunks: string[], chunked: boolean): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const total = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/echo', headers: chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) } }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (data += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' || err.code === 'EPIPE' ? undefined : reject(err)));
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/echo',
+        headers: chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) },
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNRESET' || err.code === 'EPIPE' ? undefined : reject(err),
+    );
     for (const c of chunks) req.write(c);
     req.end();
   });

@@ -20,8 +20,16 @@ function first(schema: v.GenericSchema, value: unknown) {
 }
 
 test('a union of a literal and a picklist lists every value', () => {
-  const item = first(v.strictObject({ mode: v.nullish(v.union([v.literal(''), v.picklist(['search', 'context'])])) }), { mode: 'bing' });
-  assert.deepEqual(item, { type: 'literal_error', loc: ['body', 'mode'], msg: "Input should be '', 'search' or 'context'", input: 'bing', ctx: { expected: "'', 'search' or 'context'" } });
+  const item = first(v.strictObject({ mode: v.nullish(v.union([v.literal(''), v.picklist(['search', 'context'])])) }), {
+    mode: 'bing',
+  });
+  assert.deepEqual(item, {
+    type: 'literal_error',
+    loc: ['body', 'mode'],
+    msg: "Input should be '', 'search' or 'context'",
+    input: 'bing',
+    ctx: { expected: "'', 'search' or 'context'" },
+  });
 });
 
 test('single literals, quoted and bare, name their value', () => {

@@ -50,12 +50,15 @@ test('bounds map to greater_than_equal / less_than_equal / string_too_short / st
     d: v.pipe(v.string(), v.maxLength(3)),
   });
   const got = items(schema, { a: 0, b: 101, c: '', d: 'abcd' });
-  assert.deepEqual(got.map((i) => [i.type, i.msg, i.ctx]), [
-    ['greater_than_equal', 'Input should be greater than or equal to 1', { ge: 1 }],
-    ['less_than_equal', 'Input should be less than or equal to 100', { le: 100 }],
-    ['string_too_short', 'String should have at least 1 character', { min_length: 1 }],
-    ['string_too_long', 'String should have at most 3 characters', { max_length: 3 }],
-  ]);
+  assert.deepEqual(
+    got.map((i) => [i.type, i.msg, i.ctx]),
+    [
+      ['greater_than_equal', 'Input should be greater than or equal to 1', { ge: 1 }],
+      ['less_than_equal', 'Input should be less than or equal to 100', { le: 100 }],
+      ['string_too_short', 'String should have at least 1 character', { min_length: 1 }],
+      ['string_too_long', 'String should have at most 3 characters', { max_length: 3 }],
+    ],
+  );
 });
 
 test('picklist maps to literal_error with the expected values', () => {
@@ -67,7 +70,12 @@ test('picklist maps to literal_error with the expected values', () => {
 
 test('strict objects reject extra keys with extra_forbidden at the key', () => {
   const [item] = items(v.strictObject({ a: v.string() }), { a: 'x', b: 2 });
-  assert.deepEqual(item, { type: 'extra_forbidden', loc: ['body', 'b'], msg: 'Extra inputs are not permitted', input: 2 });
+  assert.deepEqual(item, {
+    type: 'extra_forbidden',
+    loc: ['body', 'b'],
+    msg: 'Extra inputs are not permitted',
+    input: 2,
+  });
 });
 
 test('nested paths include array indexes', () => {
@@ -77,10 +85,21 @@ test('nested paths include array indexes', () => {
 
 test('custom checks name their Pydantic type through pyIssue', () => {
   const schema = v.object({
-    count: v.pipe(v.string(), v.check((s) => /^-?\d+$/.test(s), pyIssue('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'))),
+    count: v.pipe(
+      v.string(),
+      v.check(
+        (s) => /^-?\d+$/.test(s),
+        pyIssue('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+      ),
+    ),
   });
   const [item] = items(schema, { count: 'ten' }, 'query');
-  assert.deepEqual(item, { type: 'int_parsing', loc: ['query', 'count'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'ten' });
+  assert.deepEqual(item, {
+    type: 'int_parsing',
+    loc: ['query', 'count'],
+    msg: 'Input should be a valid integer, unable to parse string as an integer',
+    input: 'ten',
+  });
 });
 
 test('a non-object body is reported at loc [body]', () => {

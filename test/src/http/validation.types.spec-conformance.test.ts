@@ -20,7 +20,11 @@ after(() => h.close());
 const cases: [string, Record<string, unknown>, (string | number)[]][] = [
   ['permissions as a string', { permissions: 'everyone' }, ['body', 'documents', 'permissions']],
   ['body as a string', { body: 'hello' }, ['body', 'documents', 'body']],
-  ['allowed_users entry as a string', { permissions: { allowed_users: ['ann@x.org'] } }, ['body', 'documents', 'permissions', 'allowed_users', 0]],
+  [
+    'allowed_users entry as a string',
+    { permissions: { allowed_users: ['ann@x.org'] } },
+    ['body', 'documents', 'permissions', 'allowed_users', 0],
+  ],
 ];
 
 for (const [name, over, loc] of cases) {

@@ -17,7 +17,8 @@ test('deriveKey: words joined by underscore, accents dropped, no slug -> undefin
   assert.equal(deriveKey('Team 2'), 'team2');
   assert.equal(deriveKey('Payroll'), 'payroll');
   assert.equal(deriveKey('Q3 Reports'), 'q3_reports');
-  for (const bad of ['', '   ', '!!!', '2024 Reports', '日本語', '2 Teams']) assert.equal(deriveKey(bad), undefined, bad);
+  for (const bad of ['', '   ', '!!!', '2024 Reports', '日本語', '2 Teams'])
+    assert.equal(deriveKey(bad), undefined, bad);
 });
 
 test('group names: non-empty, no whitespace, no svc prefix in any case', () => {

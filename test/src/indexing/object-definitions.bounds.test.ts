@@ -12,7 +12,11 @@ import type { DatasourceState } from '../../../src/indexing/state.ts';
 
 const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 const create = (extra: unknown) =>
-  v.safeParse(CreateDatasourceSchema, { name: 'ds', display_name: 'DS', object_definitions: [{ name: 'page', extra }] });
+  v.safeParse(CreateDatasourceSchema, {
+    name: 'ds',
+    display_name: 'DS',
+    object_definitions: [{ name: 'page', extra }],
+  });
 
 test('an open field nested 64 levels is kept, 65 levels is rejected', () => {
   const ok = create(nested(64));
@@ -33,7 +37,12 @@ test('open fields larger than 65,536 characters of JSON are rejected', () => {
 test('a view of a definition stored before the limit can always be written', () => {
   const ds = {
     record: {
-      name: 'ds', display_name: 'DS', icon_base64: null, subs: [], created_at: '', updated_at: '',
+      name: 'ds',
+      display_name: 'DS',
+      icon_base64: null,
+      subs: [],
+      created_at: '',
+      updated_at: '',
       object_definitions: [{ name: 'page', property_definitions: [], deep: nested(5000), shallow: nested(3) }],
     },
   } as unknown as DatasourceState;

@@ -20,7 +20,12 @@ import {
   requireDatasource,
   resolveGroups,
 } from '../../../src/indexing/index.ts';
-import { applyIndexingEvent, indexingPart, type DatasourceState, type IndexingState } from '../../../src/indexing/state.ts';
+import {
+  applyIndexingEvent,
+  indexingPart,
+  type DatasourceState,
+  type IndexingState,
+} from '../../../src/indexing/state.ts';
 import { openMemoryState } from '../../../src/state/open.ts';
 import { ServiceError } from '../../../src/errors.ts';
 import { prng } from './prng.ts';
@@ -59,7 +64,8 @@ function checkPath(ds: DatasourceState, email: string, group: string): void {
   assert.ok(path, `path to ${group}`);
   assert.ok(ds.groups.get(path[0])!.users.has(email), 'path starts at a direct group');
   assert.equal(path.at(-1), group);
-  for (let i = 0; i + 1 < path.length; i++) assert.ok(ds.groups.get(path[i + 1])!.groups.has(path[i]), `edge ${path[i]} in ${path[i + 1]}`);
+  for (let i = 0; i + 1 < path.length; i++)
+    assert.ok(ds.groups.get(path[i + 1])!.groups.has(path[i]), `edge ${path[i]} in ${path[i + 1]}`);
 }
 
 /** A raw state (built through apply, so it may hold cycles the API would refuse). */
@@ -67,14 +73,41 @@ function rawGraph(seed: number, groups: number, users: number, edges: number, me
   const r = prng(seed);
   const state: IndexingState = indexingPart.create();
   const at = '2026-01-01T00:00:00.000Z';
-  applyIndexingEvent(state, { type: 'indexing.datasource_created', datasource: { name: 'ds', display_name: 'DS', icon_base64: null, subs: [], object_definitions: [], created_at: at, updated_at: at } });
-  for (let u = 0; u < users; u++) applyIndexingEvent(state, { type: 'indexing.user_created', datasource: 'ds', user: { email: `u${u}@x.com`, name: null } });
-  for (let g = 0; g < groups; g++) applyIndexingEvent(state, { type: 'indexing.group_created', datasource: 'ds', name: `g${g}` });
+  applyIndexingEvent(state, {
+    type: 'indexing.datasource_created',
+    datasource: {
+      name: 'ds',
+      display_name: 'DS',
+      icon_base64: null,
+      subs: [],
+      object_definitions: [],
+      created_at: at,
+      updated_at: at,
+    },
+  });
+  for (let u = 0; u < users; u++)
+    applyIndexingEvent(state, {
+      type: 'indexing.user_created',
+      datasource: 'ds',
+      user: { email: `u${u}@x.com`, name: null },
+    });
+  for (let g = 0; g < groups; g++)
+    applyIndexingEvent(state, { type: 'indexing.group_created', datasource: 'ds', name: `g${g}` });
   for (let e = 0; e < edges; e++) {
-    applyIndexingEvent(state, { type: 'indexing.membership_created', datasource: 'ds', group: `g${r.int(groups)}`, member: { type: 'group', id: `g${r.int(groups)}` } });
+    applyIndexingEvent(state, {
+      type: 'indexing.membership_created',
+      datasource: 'ds',
+      group: `g${r.int(groups)}`,
+      member: { type: 'group', id: `g${r.int(groups)}` },
+    });
   }
   for (let m = 0; m < memberships; m++) {
-    applyIndexingEvent(state, { type: 'indexing.membership_created', datasource: 'ds', group: `g${r.int(groups)}`, member: { type: 'user', id: `u${r.int(users)}@x.com` } });
+    applyIndexingEvent(state, {
+      type: 'indexing.membership_created',
+      datasource: 'ds',
+      group: `g${r.int(groups)}`,
+      member: { type: 'user', id: `u${r.int(users)}@x.com` },
+    });
   }
   return state.datasources.get('ds')!;
 }
@@ -121,7 +154,13 @@ test('through the domain API: random mutations keep memoised answers equal to th
     const r = prng(seed);
     const state = await openMemoryState();
     const deps = { state, now: () => 0 };
-    await createDatasource(deps, { name: 'ds', display_name: 'DS', icon_base64: null, subs: [], object_definitions: [] });
+    await createDatasource(deps, {
+      name: 'ds',
+      display_name: 'DS',
+      icon_base64: null,
+      subs: [],
+      object_definitions: [],
+    });
     const users = Array.from({ length: 6 }, (_, i) => `u${i}@x.com`);
     let groups = Array.from({ length: 15 }, (_, i) => `g${i}`);
     for (const u of users) await createUser(deps, 'ds', { email: u });
@@ -141,7 +180,11 @@ test('through the domain API: random mutations keep memoised answers equal to th
           } catch (err) {
             assert.ok(err instanceof ServiceError && err.status === 409);
             if (!ds.groups.get(parent)!.groups.has(child)) assert.ok(wouldCycle, 'refused without cycle or duplicate');
-            if (wouldCycle) assert.match(err.message, new RegExp(`cycle: ${parent} -> ${child}( -> .+)? -> ${parent}$|cycle: ${parent} -> ${parent}$`));
+            if (wouldCycle)
+              assert.match(
+                err.message,
+                new RegExp(`cycle: ${parent} -> ${child}( -> .+)? -> ${parent}$|cycle: ${parent} -> ${parent}$`),
+              );
           }
         } else if (roll < 0.75) {
           await createMembership(deps, 'ds', { group_name: r.pick(groups), member_email: r.pick(users) });
@@ -171,7 +214,8 @@ test('through the domain API: random mutations keep memoised answers equal to th
         if (!(err instanceof ServiceError && err.status === 409)) throw err;
       }
       const ds = requireDatasource(deps, 'ds');
-      for (const u of users) assert.deepEqual(new Set(groupsOf(deps, 'ds', u)), bruteGroups(ds, u), `seed ${seed} step ${step} ${u}`);
+      for (const u of users)
+        assert.deepEqual(new Set(groupsOf(deps, 'ds', u)), bruteGroups(ds, u), `seed ${seed} step ${step} ${u}`);
     }
   }
 });
@@ -180,16 +224,43 @@ test('a user in hundreds of nested groups resolves to all of them', async () => 
   // A chain of 300 groups plus a 3-level tree fanning out to 400 more, all reached from one direct membership.
   const state: IndexingState = indexingPart.create();
   const at = '2026-01-01T00:00:00.000Z';
-  applyIndexingEvent(state, { type: 'indexing.datasource_created', datasource: { name: 'ds', display_name: 'DS', icon_base64: null, subs: [], object_definitions: [], created_at: at, updated_at: at } });
+  applyIndexingEvent(state, {
+    type: 'indexing.datasource_created',
+    datasource: {
+      name: 'ds',
+      display_name: 'DS',
+      icon_base64: null,
+      subs: [],
+      object_definitions: [],
+      created_at: at,
+      updated_at: at,
+    },
+  });
   const ev = (e: Parameters<typeof applyIndexingEvent>[1]) => applyIndexingEvent(state, e);
   ev({ type: 'indexing.user_created', datasource: 'ds', user: { email: 'deep@x.com', name: null } });
   for (let i = 0; i < 300; i++) ev({ type: 'indexing.group_created', datasource: 'ds', name: `c${i}` });
-  for (let i = 1; i < 300; i++) ev({ type: 'indexing.membership_created', datasource: 'ds', group: `c${i}`, member: { type: 'group', id: `c${i - 1}` } });
+  for (let i = 1; i < 300; i++)
+    ev({
+      type: 'indexing.membership_created',
+      datasource: 'ds',
+      group: `c${i}`,
+      member: { type: 'group', id: `c${i - 1}` },
+    });
   for (let i = 0; i < 400; i++) {
     ev({ type: 'indexing.group_created', datasource: 'ds', name: `t${i}` });
-    ev({ type: 'indexing.membership_created', datasource: 'ds', group: `t${i}`, member: { type: 'group', id: i < 20 ? 'c299' : `t${Math.floor(i / 20) - 1}` } });
+    ev({
+      type: 'indexing.membership_created',
+      datasource: 'ds',
+      group: `t${i}`,
+      member: { type: 'group', id: i < 20 ? 'c299' : `t${Math.floor(i / 20) - 1}` },
+    });
   }
-  ev({ type: 'indexing.membership_created', datasource: 'ds', group: 'c0', member: { type: 'user', id: 'deep@x.com' } });
+  ev({
+    type: 'indexing.membership_created',
+    datasource: 'ds',
+    group: 'c0',
+    member: { type: 'user', id: 'deep@x.com' },
+  });
   const ds = state.datasources.get('ds')!;
   const got = resolveGroups(ds, 'deep@x.com');
   assert.equal(got.size, 700);

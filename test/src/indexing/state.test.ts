@@ -33,9 +33,20 @@ async function populate(deps: { state: StateStore; now: () => number }) {
     display_name: 'DS',
     icon_base64: 'AAAA',
     subs: [{ name: 'Human Resources' }, { name: 'Payroll', parent_key: 'human_resources' }],
-    object_definitions: [{ name: 'page', property_definitions: [{ name: 'p', display_label: 'P', is_searchable: true, property_type: 'TEXT' }] }],
+    object_definitions: [
+      {
+        name: 'page',
+        property_definitions: [{ name: 'p', display_label: 'P', is_searchable: true, property_type: 'TEXT' }],
+      },
+    ],
   });
-  await createDatasource(deps, { name: 'other', display_name: 'O', icon_base64: null, subs: [], object_definitions: [] });
+  await createDatasource(deps, {
+    name: 'other',
+    display_name: 'O',
+    icon_base64: null,
+    subs: [],
+    object_definitions: [],
+  });
   await addSub(deps, 'ds', { name: 'Eng' });
   await deleteSub(deps, 'ds', 'payroll');
   await updateDatasource(deps, 'ds', { display_name: 'DS 2' });
@@ -66,8 +77,14 @@ test('replaying the journal rebuilds the same state, reverse indexes included', 
   await populate(deps);
   const expected = view(deps);
   assert.deepEqual(expected.a, ['low', 'middle', 'top']);
-  assert.deepEqual(expected.datasources.map((d) => d.name), ['ds']);
-  assert.deepEqual(expected.datasources[0].subs.map((s) => s.key), ['human_resources', 'eng']);
+  assert.deepEqual(
+    expected.datasources.map((d) => d.name),
+    ['ds'],
+  );
+  assert.deepEqual(
+    expected.datasources[0].subs.map((s) => s.key),
+    ['human_resources', 'eng'],
+  );
 
   const replayed = await StateStore.open(journal, stateParts);
   assert.deepEqual(view({ state: replayed }), expected);
@@ -91,17 +108,27 @@ test('listeners hear each committed event after it is applied; a failing listene
   const heard: IndexingEvent[] = [];
   const stop = onIndexingEvent(state, (e) => {
     heard.push(e);
-    if (e.type === 'indexing.datasource_deleted') assert.deepEqual(listDatasources(deps), [], 'applied before listeners run');
+    if (e.type === 'indexing.datasource_deleted')
+      assert.deepEqual(listDatasources(deps), [], 'applied before listeners run');
   });
   await createDatasource(deps, { name: 'ds', display_name: 'DS', icon_base64: null, subs: [], object_definitions: [] });
   await deleteDatasource(deps, 'ds');
-  assert.deepEqual(heard.map((e) => e.type), ['indexing.datasource_created', 'indexing.datasource_deleted']);
+  assert.deepEqual(
+    heard.map((e) => e.type),
+    ['indexing.datasource_created', 'indexing.datasource_deleted'],
+  );
   stop();
   onIndexingEvent(state, () => {
     throw new Error('documents store unavailable');
   });
-  await assert.rejects(createDatasource(deps, { name: 'x', display_name: 'X', icon_base64: null, subs: [], object_definitions: [] }), /documents store unavailable/);
-  assert.deepEqual(listDatasources(deps).map((d) => d.name), ['x']);
+  await assert.rejects(
+    createDatasource(deps, { name: 'x', display_name: 'X', icon_base64: null, subs: [], object_definitions: [] }),
+    /documents store unavailable/,
+  );
+  assert.deepEqual(
+    listDatasources(deps).map((d) => d.name),
+    ['x'],
+  );
   assert.equal(heard.length, 2, 'unsubscribed listener no longer hears events');
 });
 
@@ -123,7 +150,10 @@ test('through the file journal: state survives a restart and a compaction', asyn
     await first.close();
     const { readdir } = await import('node:fs/promises');
     const files = await readdir(join(dir, 'state'));
-    assert.ok(files.some((f) => f.startsWith('snapshot-')), `compacted: ${files.join(', ')}`);
+    assert.ok(
+      files.some((f) => f.startsWith('snapshot-')),
+      `compacted: ${files.join(', ')}`,
+    );
     const second = await openState(config, silentLogger);
     assert.deepEqual(view({ state: second }), expected);
     await second.close();

@@ -32,12 +32,18 @@ test('addresses with RFC 5322 or non-ASCII characters get accounts, and those pe
       keys.push(key.body.key);
       await h.register('wiki', email);
     }
-    await h.push(VALID.map((email, i) => doc({ id: `d${i}`, title: 'Roadmap', permissions: { allowed_users: [{ email }] } })));
+    await h.push(
+      VALID.map((email, i) => doc({ id: `d${i}`, title: 'Roadmap', permissions: { allowed_users: [{ email }] } })),
+    );
     await h.commit();
     for (const [i, email] of VALID.entries()) {
       const r = await h.search({ key: keys[i] }, { query: 'roadmap' });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.results.map((x: { id: string }) => x.id), [`wiki:d${i}`], email);
+      assert.deepEqual(
+        r.body.results.map((x: { id: string }) => x.id),
+        [`wiki:d${i}`],
+        email,
+      );
     }
   } finally {
     await h.close();
@@ -55,7 +61,7 @@ test('malformed addresses are 422 value_error naming the reason', async () => {
       ['.ann@example.com', 'An email address cannot start with a period.'],
       ['ann.@example.com', 'An email address cannot have a period immediately before the @-sign.'],
       ['a..nn@example.com', 'An email address cannot have two periods in a row.'],
-      ['an n@example.com', "The email address contains invalid characters before the @-sign: SPACE."],
+      ['an n@example.com', 'The email address contains invalid characters before the @-sign: SPACE.'],
       ['a@b@example.com', "The email address contains invalid characters before the @-sign: '@'."],
       ['ann@exa_mple.com', "The part after the @-sign contains invalid characters: '_'."],
       ['ann@-example.com', 'An email address cannot have a hyphen immediately after the @-sign.'],
@@ -65,9 +71,19 @@ test('malformed addresses are 422 value_error naming the reason', async () => {
     for (const [email, reason] of cases) {
       const r = await h.call('POST', '/api/admin/accounts', MASTER, { email });
       assert.equal(r.status, 422, email);
-      assert.deepEqual(r.body.detail, [
-        { type: 'value_error', loc: ['body', 'email'], msg: `value is not a valid email address: ${reason}`, input: email.toLowerCase(), ctx: { reason } },
-      ], email);
+      assert.deepEqual(
+        r.body.detail,
+        [
+          {
+            type: 'value_error',
+            loc: ['body', 'email'],
+            msg: `value is not a valid email address: ${reason}`,
+            input: email.toLowerCase(),
+            ctx: { reason },
+          },
+        ],
+        email,
+      );
     }
   } finally {
     await h.close();

@@ -5,15 +5,25 @@ import { harness } from '../auth/helpers/harness.ts';
 
 test('create normalises the email, keeps name and roles; list shows accounts by email', async () => {
   const h = await harness();
-  const a = await h.admin('POST', '/api/admin/accounts', { email: '  Zed@Example.COM ', name: 'Zed', roles: ['developer', 'administrator'] });
+  const a = await h.admin('POST', '/api/admin/accounts', {
+    email: '  Zed@Example.COM ',
+    name: 'Zed',
+    roles: ['developer', 'administrator'],
+  });
   assert.equal(a.status, 200);
   assert.match(a.body.id, /^acc_[0-9a-f]{16}$/);
-  assert.deepEqual([a.body.email, a.body.name, a.body.roles, a.body.keys], ['zed@example.com', 'Zed', ['administrator', 'developer'], []]);
+  assert.deepEqual(
+    [a.body.email, a.body.name, a.body.roles, a.body.keys],
+    ['zed@example.com', 'Zed', ['administrator', 'developer'], []],
+  );
   const b = await h.admin('POST', '/api/admin/accounts', { email: 'amy@example.com' });
   assert.deepEqual([b.body.name, b.body.roles], [null, []]);
   const list = await h.admin('GET', '/api/admin/accounts');
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.accounts.map((x: any) => x.email), ['amy@example.com', 'zed@example.com']);
+  assert.deepEqual(
+    list.body.accounts.map((x: any) => x.email),
+    ['amy@example.com', 'zed@example.com'],
+  );
 });
 
 test('a duplicate email (after normalisation) is 409 {detail}', async () => {
@@ -28,12 +38,19 @@ test('invalid bodies are 422 in the Pydantic shape, one item per offending field
   const h = await harness();
   const missing = await h.admin('POST', '/api/admin/accounts', { name: 'x' });
   assert.equal(missing.status, 422);
-  assert.deepEqual(missing.body.detail.map((i: any) => [i.type, i.loc]), [['missing', ['body', 'email']]]);
+  assert.deepEqual(
+    missing.body.detail.map((i: any) => [i.type, i.loc]),
+    [['missing', ['body', 'email']]],
+  );
 
   const several = await h.admin('POST', '/api/admin/accounts', { email: 5, roles: ['owner'], extra: true });
   assert.equal(several.status, 422);
   const byLoc = Object.fromEntries(several.body.detail.map((i: any) => [i.loc.join('.'), i.type]));
-  assert.deepEqual(byLoc, { 'body.email': 'string_type', 'body.roles.0': 'literal_error', 'body.extra': 'extra_forbidden' });
+  assert.deepEqual(byLoc, {
+    'body.email': 'string_type',
+    'body.roles.0': 'literal_error',
+    'body.extra': 'extra_forbidden',
+  });
 
   const notEmail = await h.admin('POST', '/api/admin/accounts', { email: 'not-an-email' });
   assert.equal(notEmail.status, 422);
@@ -48,7 +65,8 @@ test('delete: 404 for an unknown email; deleting revokes the account keys and fr
   const h = await harness();
   assert.equal((await h.admin('DELETE', '/api/admin/accounts/nobody@example.com')).status, 404);
   await h.admin('POST', '/api/admin/accounts', { email: 'x+tag@example.com', roles: ['administrator'] });
-  const key = (await h.admin('POST', `/api/admin/accounts/${encodeURIComponent('x+tag@example.com')}/keys`, {})).body.key;
+  const key = (await h.admin('POST', `/api/admin/accounts/${encodeURIComponent('x+tag@example.com')}/keys`, {})).body
+    .key;
   assert.equal((await h.call('GET', '/api/admin/accounts', { key })).status, 200);
   const del = await h.admin('DELETE', `/api/admin/accounts/${encodeURIComponent('X+Tag@Example.com')}`);
   assert.equal(del.status, 200);
@@ -64,8 +82,14 @@ test('administrator accounts may manage accounts; others get 401 or 403', async 
   await h.admin('POST', '/api/admin/accounts', { email: 'dev@example.com', roles: ['developer'] });
   const rootKey = (await h.admin('POST', '/api/admin/accounts/root@example.com/keys', {})).body.key;
   const devKey = (await h.admin('POST', '/api/admin/accounts/dev@example.com/keys', {})).body.key;
-  assert.equal((await h.call('POST', '/api/admin/accounts', { key: rootKey, body: { email: 'new@example.com' } })).status, 200);
-  assert.equal((await h.call('POST', '/api/admin/accounts', { key: devKey, body: { email: 'n2@example.com' } })).status, 403);
+  assert.equal(
+    (await h.call('POST', '/api/admin/accounts', { key: rootKey, body: { email: 'new@example.com' } })).status,
+    200,
+  );
+  assert.equal(
+    (await h.call('POST', '/api/admin/accounts', { key: devKey, body: { email: 'n2@example.com' } })).status,
+    403,
+  );
   assert.equal((await h.call('GET', '/api/admin/accounts', { key: null })).status, 401);
   assert.equal((await h.call('DELETE', '/api/admin/accounts/new@example.com', { key: devKey })).status, 403);
 });
@@ -78,20 +102,37 @@ test('an administrator-only account cannot reach the developer role: no grant, n
   const bothKeyId = (await h.admin('POST', '/api/admin/accounts/both@example.com/keys', {})).body.id;
   const as = (method: string, path: string, body?: unknown) => h.call(method, path, { key: adminKey, body });
 
-  const grant = await as('POST', '/api/admin/accounts', { email: 'sneaky@example.com', roles: ['administrator', 'developer'] });
+  const grant = await as('POST', '/api/admin/accounts', {
+    email: 'sneaky@example.com',
+    roles: ['administrator', 'developer'],
+  });
   assert.equal(grant.status, 403);
   assert.match(grant.body.detail, /developer role/);
-  assert.equal((await h.admin('GET', '/api/admin/accounts')).body.accounts.some((a: any) => a.email === 'sneaky@example.com'), false);
+  assert.equal(
+    (await h.admin('GET', '/api/admin/accounts')).body.accounts.some((a: any) => a.email === 'sneaky@example.com'),
+    false,
+  );
   assert.equal((await as('POST', '/api/admin/accounts/both@example.com/keys', {})).status, 403);
   assert.equal((await as('DELETE', `/api/admin/keys/${bothKeyId}`)).status, 403);
   assert.equal((await as('DELETE', '/api/admin/accounts/both@example.com')).status, 403);
-  assert.equal((await h.admin('GET', '/api/admin/accounts')).body.accounts.find((a: any) => a.email === 'both@example.com').keys[0].revoked_at, null);
+  assert.equal(
+    (await h.admin('GET', '/api/admin/accounts')).body.accounts.find((a: any) => a.email === 'both@example.com').keys[0]
+      .revoked_at,
+    null,
+  );
 
   // Within its own roles the administrator acts freely; the master key may do anything.
-  assert.equal((await as('POST', '/api/admin/accounts', { email: 'peer@example.com', roles: ['administrator'] })).status, 200);
+  assert.equal(
+    (await as('POST', '/api/admin/accounts', { email: 'peer@example.com', roles: ['administrator'] })).status,
+    200,
+  );
   assert.equal((await as('POST', '/api/admin/accounts/peer@example.com/keys', {})).status, 200);
   assert.equal((await as('DELETE', '/api/admin/accounts/peer@example.com')).status, 200);
-  assert.equal((await h.admin('POST', '/api/admin/accounts', { email: 'x@example.com', roles: ['administrator', 'developer'] })).status, 200);
+  assert.equal(
+    (await h.admin('POST', '/api/admin/accounts', { email: 'x@example.com', roles: ['administrator', 'developer'] }))
+      .status,
+    200,
+  );
   assert.equal((await h.admin('DELETE', '/api/admin/accounts/both@example.com')).status, 200);
 });
 

@@ -13,15 +13,30 @@ import { createAgent, getAgent } from '../../../src/agents/agents.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { openState } from '../../../src/state/open.ts';
-import { chatHarness, MASTER, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import {
+  chatHarness,
+  MASTER,
+  startFakeUpstream,
+  textDoc,
+  type ChatHarness,
+  type FakeUpstream,
+} from '../chat/helpers.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;
 before(async () => {
   up = await startFakeUpstream();
   h = await chatHarness({ upstream: up.url });
-  await h.index('handbook', ['alice@example.com'], [textDoc('travel', 'Travel policy', 'Employees book trains for trips under 500 km.')]);
-  await h.index('engineering', ['alice@example.com'], [textDoc('trains', 'Train scheduler', 'The trains service schedules build jobs.')]);
+  await h.index(
+    'handbook',
+    ['alice@example.com'],
+    [textDoc('travel', 'Travel policy', 'Employees book trains for trips under 500 km.')],
+  );
+  await h.index(
+    'engineering',
+    ['alice@example.com'],
+    [textDoc('trains', 'Train scheduler', 'The trains service schedules build jobs.')],
+  );
 });
 after(async () => {
   await h.close();
@@ -36,11 +51,29 @@ const admin = (method: string, path: string, body?: unknown) => h.call(method, p
 
 describe('admin API', () => {
   it('creates, lists, gets, updates and deletes an agent', async () => {
-    const created = await admin('POST', '/api/admin/agents', { name: 'HR helper', instructions: 'Be kind.', tools: ['serviceSearch'], datasources: ['handbook'] });
+    const created = await admin('POST', '/api/admin/agents', {
+      name: 'HR helper',
+      instructions: 'Be kind.',
+      tools: ['serviceSearch'],
+      datasources: ['handbook'],
+    });
     assert.equal(created.status, 201);
     const a = created.body;
     assert.match(a.id, /^agent_[0-9a-f]{24}$/);
-    assert.deepEqual({ ...a, id: 0, created_at: 0, updated_at: 0 }, { id: 0, name: 'HR helper', description: '', instructions: 'Be kind.', model: null, tools: ['serviceSearch'], datasources: ['handbook'], created_at: 0, updated_at: 0 });
+    assert.deepEqual(
+      { ...a, id: 0, created_at: 0, updated_at: 0 },
+      {
+        id: 0,
+        name: 'HR helper',
+        description: '',
+        instructions: 'Be kind.',
+        model: null,
+        tools: ['serviceSearch'],
+        datasources: ['handbook'],
+        created_at: 0,
+        updated_at: 0,
+      },
+    );
     assert.ok((await admin('GET', '/api/admin/agents')).body.agents.some((x: { id: string }) => x.id === a.id));
     assert.deepEqual((await admin('GET', `/api/admin/agents/${a.id}`)).body, a);
     const updated = await admin('PATCH', `/api/admin/agents/${a.id}`, { model: 'org/fake-large', datasources: null });
@@ -48,12 +81,19 @@ describe('admin API', () => {
     assert.equal(updated.body.model, 'org/fake-large');
     assert.equal(updated.body.datasources, null);
     assert.equal(updated.body.instructions, 'Be kind.', 'a partial update keeps the other fields');
-    assert.deepEqual(await admin('DELETE', `/api/admin/agents/${a.id}`).then((r) => r.body), { id: a.id, deleted: true });
+    assert.deepEqual(await admin('DELETE', `/api/admin/agents/${a.id}`).then((r) => r.body), {
+      id: a.id,
+      deleted: true,
+    });
     assert.equal((await admin('GET', `/api/admin/agents/${a.id}`)).status, 404);
   });
 
   it('404 for unknown ids on get, update and delete', async () => {
-    for (const [m, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [m, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await admin(m, '/api/admin/agents/agent_ffffffffffffffffffffffff', body);
       assert.equal(r.status, 404);
       assert.match(r.body.detail, /does not exist/);
@@ -87,7 +127,10 @@ describe('admin API', () => {
     try {
       const config = loadConfig({ DATA_DIR: dir });
       let state = await openState(config, silentLogger);
-      const a = await createAgent({ state, now: () => 0 }, { name: 'Kept', description: '', instructions: 'i', model: null, tools: ['webSearch'], datasources: null });
+      const a = await createAgent(
+        { state, now: () => 0 },
+        { name: 'Kept', description: '', instructions: 'i', model: null, tools: ['webSearch'], datasources: null },
+      );
       await state.close();
       state = await openState(config, silentLogger);
       assert.deepEqual(getAgent({ state, now: () => 0 }, a.id), a);
@@ -99,32 +142,66 @@ describe('admin API', () => {
 });
 
 describe('completions with metadata.agent_id', () => {
-  it('uses the agent\'s instructions and model', async () => {
-    const a = (await admin('POST', '/api/admin/agents', { name: 'Pirate', instructions: 'Talk like a pirate.', model: 'org/fake-large', tools: [] })).body;
+  it("uses the agent's instructions and model", async () => {
+    const a = (
+      await admin('POST', '/api/admin/agents', {
+        name: 'Pirate',
+        instructions: 'Talk like a pirate.',
+        model: 'org/fake-large',
+        tools: [],
+      })
+    ).body;
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }], metadata: { agent_id: a.id } });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { agent_id: a.id },
+    });
     assert.equal(r.model, 'org/fake-large');
     assert.equal(up.requests[0].model, 'org/fake-large');
     assert.match(up.requests[0].messages[0].content, /Talk like a pirate\./);
     assert.equal(up.requests[0].tools, undefined, 'an agent without tools offers none');
   });
 
-  it('offers the agent\'s tools when the request names none, and only allowed ones when it does', async () => {
+  it("offers the agent's tools when the request names none, and only allowed ones when it does", async () => {
     const a = (await admin('POST', '/api/admin/agents', { name: 'Search only', tools: ['serviceSearch'] })).body;
     const client = await h.client();
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }], metadata: { agent_id: a.id } });
-    assert.deepEqual(up.requests[0].tools.map((t: any) => t.function.name), ['serviceSearch']);
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }], metadata: { agent_id: a.id }, tools: [{ function: { name: 'webSearch' } } as any] });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { agent_id: a.id },
+    });
+    assert.deepEqual(
+      up.requests[0].tools.map((t: any) => t.function.name),
+      ['serviceSearch'],
+    );
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { agent_id: a.id },
+      tools: [{ function: { name: 'webSearch' } } as any],
+    });
     assert.equal(up.requests[1].tools, undefined, 'webSearch is not allowed for this agent');
   });
 
-  it('limits serviceSearch to the agent\'s datasources', async () => {
-    const scoped = (await admin('POST', '/api/admin/agents', { name: 'Handbook', tools: ['serviceSearch'], datasources: ['handbook'] })).body;
+  it("limits serviceSearch to the agent's datasources", async () => {
+    const scoped = (
+      await admin('POST', '/api/admin/agents', {
+        name: 'Handbook',
+        tools: ['serviceSearch'],
+        datasources: ['handbook'],
+      })
+    ).body;
     const call = { toolCalls: [{ name: 'serviceSearch', arguments: JSON.stringify({ query: 'trains' }) }] };
     up.script = [call, { content: ['x'] }, call, { content: ['x'] }];
     const client = await h.client();
     const ask = (agent_id?: string) =>
-      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'trains' }], tools: [{ function: { name: 'serviceSearch' } } as any], ...(agent_id ? { metadata: { agent_id } } : {}) });
+      client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'trains' }],
+        tools: [{ function: { name: 'serviceSearch' } } as any],
+        ...(agent_id ? { metadata: { agent_id } } : {}),
+      });
     await ask();
     const unscoped = up.requests[1].messages.find((m: any) => m.role === 'tool').content;
     assert.match(unscoped, /Travel policy/);
@@ -136,19 +213,47 @@ describe('completions with metadata.agent_id', () => {
   });
 
   it('a scope naming a datasource that does not exist (deleted, not yet created) still searches the others, and never widens', async () => {
-    const stale = (await admin('POST', '/api/admin/agents', { name: 'Stale scope', tools: ['serviceSearch'], datasources: ['handbook', 'retired'] })).body;
-    const gone = (await admin('POST', '/api/admin/agents', { name: 'Only gone', tools: ['serviceSearch'], datasources: ['retired'] })).body;
+    const stale = (
+      await admin('POST', '/api/admin/agents', {
+        name: 'Stale scope',
+        tools: ['serviceSearch'],
+        datasources: ['handbook', 'retired'],
+      })
+    ).body;
+    const gone = (
+      await admin('POST', '/api/admin/agents', {
+        name: 'Only gone',
+        tools: ['serviceSearch'],
+        datasources: ['retired'],
+      })
+    ).body;
     const call = (args: unknown) => ({ toolCalls: [{ name: 'serviceSearch', arguments: JSON.stringify(args) }] });
-    up.script = [call({ query: 'trains' }), { content: ['x'] }, call({ query: 'trains' }), { content: ['x'] }, call({ query: 'trains', data_sources: ['engineering', 'wiki'] }), { content: ['x'] }];
+    up.script = [
+      call({ query: 'trains' }),
+      { content: ['x'] },
+      call({ query: 'trains' }),
+      { content: ['x'] },
+      call({ query: 'trains', data_sources: ['engineering', 'wiki'] }),
+      { content: ['x'] },
+    ];
     const client = await h.client();
     const ask = (agent_id?: string) =>
-      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'trains' }], tools: [{ function: { name: 'serviceSearch' } } as any], ...(agent_id ? { metadata: { agent_id } } : {}) });
+      client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'trains' }],
+        tools: [{ function: { name: 'serviceSearch' } } as any],
+        ...(agent_id ? { metadata: { agent_id } } : {}),
+      });
     const toolText = (i: number) => up.requests[i].messages.find((m: any) => m.role === 'tool').content as string;
     await ask(stale.id);
     assert.match(toolText(1), /Travel policy/);
     assert.doesNotMatch(toolText(1), /Train scheduler/);
     await ask(gone.id);
-    assert.doesNotMatch(toolText(3), /Travel policy|Train scheduler/, 'a scope of unknown names finds nothing, not everything');
+    assert.doesNotMatch(
+      toolText(3),
+      /Travel policy|Train scheduler/,
+      'a scope of unknown names finds nothing, not everything',
+    );
     await ask();
     assert.match(toolText(5), /Train scheduler/, 'an unknown name the model asked for does not drop the known one');
     assert.doesNotMatch(toolText(5), /Travel policy/);

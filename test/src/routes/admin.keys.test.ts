@@ -11,7 +11,9 @@ import { tempDir } from '../storage/helpers/tmp.ts';
 test('issuing a key returns {id, key, expires_at} once; listings show the key without its secret', async () => {
   const h = await harness();
   await h.admin('POST', '/api/admin/accounts', { email: 'p@example.com' });
-  const res = await h.admin('POST', '/api/admin/accounts/P@example.com/keys', { expires_at: '2027-01-02T03:04:05+02:00' });
+  const res = await h.admin('POST', '/api/admin/accounts/P@example.com/keys', {
+    expires_at: '2027-01-02T03:04:05+02:00',
+  });
   assert.equal(res.status, 200);
   assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'id', 'key']);
   assert.match(res.body.key, /^pk_[A-Za-z0-9_-]{43}$/);
@@ -71,17 +73,27 @@ test('secrets are stored only as SHA-256 digests: the raw keys never reach the s
   assert.ok(master);
   await h.call('POST', '/api/admin/accounts', { key: master, body: { email: 'a@example.com' } });
   const personal = (await h.call('POST', '/api/admin/accounts/a@example.com/keys', { key: master, body: {} })).body.key;
-  const service = (await h.call('POST', '/api/admin/service-accounts', { key: master, body: { name: 'bot' } })).body.key;
+  const service = (await h.call('POST', '/api/admin/service-accounts', { key: master, body: { name: 'bot' } })).body
+    .key;
   await h.close();
   let stored = '';
-  for (const name of await readdir(stateDir(dataDir))) stored += (await readFile(join(stateDir(dataDir), name))).toString('latin1');
+  for (const name of await readdir(stateDir(dataDir)))
+    stored += (await readFile(join(stateDir(dataDir), name))).toString('latin1');
   for (const secret of [master, personal, service]) {
     assert.equal(stored.includes(secret), false, 'raw secret absent');
-    assert.equal(stored.includes(secret.slice(secret.indexOf('_') + 1, secret.indexOf('_') + 12)), false, 'no fragment either');
+    assert.equal(
+      stored.includes(secret.slice(secret.indexOf('_') + 1, secret.indexOf('_') + 12)),
+      false,
+      'no fragment either',
+    );
     assert.ok(stored.includes(toHex(await sha256(secret))), 'its SHA-256 digest is stored');
   }
   const reopened = await harness({ dataDir, adminKey: null });
-  assert.equal((await reopened.call('GET', '/api/admin/accounts', { key: personal })).status, 403, 'still valid after restart');
+  assert.equal(
+    (await reopened.call('GET', '/api/admin/accounts', { key: personal })).status,
+    403,
+    'still valid after restart',
+  );
   assert.equal((await reopened.call('GET', '/api/admin/accounts', { key: master })).status, 200);
   await reopened.close();
 });

@@ -10,7 +10,10 @@ async function accountKey(h: Harness, email: string, roles: string[]): Promise<s
 
 test('the master key creates a service account: {id, name, key} with an svcsa_ key that the Indexing API accepts', async () => {
   const h = await harness();
-  const res = await h.admin('POST', '/api/admin/service-accounts', { name: '  Confluence connector ', expires_at: '2031-01-01' });
+  const res = await h.admin('POST', '/api/admin/service-accounts', {
+    name: '  Confluence connector ',
+    expires_at: '2031-01-01',
+  });
   assert.equal(res.status, 200);
   assert.match(res.body.id, /^sa_[0-9a-f]{16}$/);
   assert.equal(res.body.name, 'Confluence connector');
@@ -33,9 +36,15 @@ test('only the master key or an administrator+developer account may create one (
     assert.equal(res.status, 403);
     assert.equal(typeof res.body.detail, 'string');
   }
-  assert.equal((await h.call('POST', '/api/admin/service-accounts', { key: null, body: { name: 'nope' } })).status, 401);
+  assert.equal(
+    (await h.call('POST', '/api/admin/service-accounts', { key: null, body: { name: 'nope' } })).status,
+    401,
+  );
   const list = (await h.admin('GET', '/api/admin/service-accounts')).body.service_accounts;
-  assert.deepEqual(list.map((s: any) => [s.name, s.created_by]), [['by-both', 'both@example.com']]);
+  assert.deepEqual(
+    list.map((s: any) => [s.name, s.created_by]),
+    [['by-both', 'both@example.com']],
+  );
 });
 
 test('duplicate names are 409; a missing or empty name and a past expiry are 422', async () => {
@@ -45,10 +54,16 @@ test('duplicate names are 409; a missing or empty name and a past expiry are 422
   assert.equal(dup.status, 409);
   assert.equal(typeof dup.body.detail, 'string');
   const missing = await h.admin('POST', '/api/admin/service-accounts', {});
-  assert.deepEqual([missing.status, missing.body.detail[0].type, missing.body.detail[0].loc], [422, 'missing', ['body', 'name']]);
+  assert.deepEqual(
+    [missing.status, missing.body.detail[0].type, missing.body.detail[0].loc],
+    [422, 'missing', ['body', 'name']],
+  );
   const empty = await h.admin('POST', '/api/admin/service-accounts', { name: '   ' });
   assert.deepEqual([empty.status, empty.body.detail[0].type], [422, 'string_too_short']);
-  const past = await h.admin('POST', '/api/admin/service-accounts', { name: 'old', expires_at: '2001-01-01T00:00:00Z' });
+  const past = await h.admin('POST', '/api/admin/service-accounts', {
+    name: 'old',
+    expires_at: '2001-01-01T00:00:00Z',
+  });
   assert.deepEqual([past.status, past.body.detail[0].type], [422, 'datetime_future']);
 });
 
@@ -63,7 +78,10 @@ test('the listing never contains secrets and shows revocation', async () => {
   assert.ok(!text.includes(a.key) && !text.includes(b.key) && !text.includes('svcsa_'));
   assert.deepEqual(
     res.body.service_accounts.map((s: any) => [s.id, s.name, s.revoked_at === null]),
-    [[a.id, 'a', true], [b.id, 'b', false]],
+    [
+      [a.id, 'a', true],
+      [b.id, 'b', false],
+    ],
   );
   assert.equal((await h.call('GET', '/api/indexing/file-types', { key: b.key })).status, 401);
 });

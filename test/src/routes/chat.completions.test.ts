@@ -30,7 +30,10 @@ describe('non-streaming', () => {
   it('returns a chat.completion with the upstream text, usage and an empty citations list', async () => {
     up.script = [{ content: ['Hello', ', ', 'world.'] }];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Say hello' }] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'Say hello' }],
+    });
     assert.equal(r.object, 'chat.completion');
     assert.match(r.id, /^chatcmpl-/);
     assert.equal(r.model, 'fake-model');
@@ -52,7 +55,11 @@ describe('non-streaming', () => {
     const second = await client.chat.completions.create({ model: 'fake-model', messages });
     assert.equal(second.choices[0].message.content, 'Again.');
     const sent = up.requests[1].messages.slice(1);
-    assert.deepEqual(sent, [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'And again?' }]);
+    assert.deepEqual(sent, [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'And again?' },
+    ]);
   });
 
   it('sends the upstream the model, the system instructions (German by default), the messages, temperature and its key', async () => {
@@ -60,7 +67,12 @@ describe('non-streaming', () => {
     await client.chat.completions.create({
       model: 'org/fake-large',
       temperature: 0.3,
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }, { role: 'user', content: 'Again' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello' },
+        { role: 'user', content: 'Again' },
+      ],
     });
     const req = up.requests[0];
     assert.equal(req.model, 'org/fake-large');
@@ -70,31 +82,60 @@ describe('non-streaming', () => {
     assert.equal(req.messages[0].role, 'system');
     assert.match(req.messages[0].content, /Antworte auf Deutsch/);
     // One system message: chat templates of many served models (e.g. Mistral's) reject a second one.
-    assert.match(req.messages[0].content, /\n\nBe brief\.$/, 'the client\'s system message follows the service\'s instructions');
-    assert.deepEqual(req.messages.slice(1).map((m: { role: string }) => m.role), ['user', 'assistant', 'user']);
+    assert.match(
+      req.messages[0].content,
+      /\n\nBe brief\.$/,
+      "the client's system message follows the service's instructions",
+    );
+    assert.deepEqual(
+      req.messages.slice(1).map((m: { role: string }) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.equal(up.auth[up.auth.length - 1], 'Bearer upstream-secret');
   });
 
   it('metadata.language en switches the instructions to English', async () => {
     const client = await h.client();
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Hi' }], metadata: { language: 'en' } });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'Hi' }],
+      metadata: { language: 'en' },
+    });
     assert.match(up.requests[0].messages[0].content, /Answer in English/);
   });
 
   it('a question long enough to tell its language is answered in it; metadata.language decides for very short ones (spec: it matters for very short inputs)', async () => {
     const client = await h.client();
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'What is the travel expense policy for trips abroad this year?' }] });
-    assert.match(up.requests[0].messages[0].content, /Answer in English/, 'an English question with the default hint de');
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Wie beantrage ich Urlaub für die Woche nach Ostern?' }], metadata: { language: 'en' } });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'What is the travel expense policy for trips abroad this year?' }],
+    });
+    assert.match(
+      up.requests[0].messages[0].content,
+      /Answer in English/,
+      'an English question with the default hint de',
+    );
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'Wie beantrage ich Urlaub für die Woche nach Ostern?' }],
+      metadata: { language: 'en' },
+    });
     assert.match(up.requests[1].messages[0].content, /Antworte auf Deutsch/, 'a German question with the hint en');
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Reisekosten' }], metadata: { language: 'en' } });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'Reisekosten' }],
+      metadata: { language: 'en' },
+    });
     assert.match(up.requests[2].messages[0].content, /Answer in English/, 'a one-word question follows the hint');
   });
 
   it('passes finish_reason length on when the upstream ran out of tokens', async () => {
     up.script = [{ content: ['cut'], finish: 'length' }];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'long story' }] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'long story' }],
+    });
     assert.equal(r.choices[0].finish_reason, 'length');
   });
 
@@ -113,10 +154,16 @@ describe('streaming', () => {
   it('streams chat.completion.chunk objects: role first, the tokens, finish_reason and citations last', async () => {
     up.script = [{ content: ['One', ' two', ' three'] }];
     const client = await h.client();
-    const stream = await client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'Count' }] });
+    const stream = await client.chat.completions.create({
+      model: 'fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: 'Count' }],
+    });
     const chunks: OpenAI.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
-    assert.ok(chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === 'fake-model' && c.id === chunks[0].id));
+    assert.ok(
+      chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === 'fake-model' && c.id === chunks[0].id),
+    );
     assert.equal(chunks[0].choices[0].delta.role, 'assistant');
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     assert.equal(text, 'One two three');

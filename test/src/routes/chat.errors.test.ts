@@ -27,7 +27,11 @@ beforeEach(() => {
 });
 
 async function post(body: unknown, k: string | null = key) {
-  const res = await h.fetch('/api/beta/serviceai/chat/completions', { method: 'POST', key: k, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await h.fetch('/api/beta/serviceai/chat/completions', {
+    method: 'POST',
+    key: k,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -71,10 +75,18 @@ describe('body validation (422)', () => {
     ['no user message', { messages: [{ role: 'system', content: 'x' }] }, 'messages'],
     ['stream not boolean', { messages: user, stream: 'yes' }, 'stream'],
     ['temperature above 2', { messages: user, temperature: 3 }, 'temperature'],
-    ['an unknown tool', { messages: user, tools: [{ function: { name: 'codeInterpreter' } }] }, 'tools.0.function.name'],
+    [
+      'an unknown tool',
+      { messages: user, tools: [{ function: { name: 'codeInterpreter' } }] },
+      'tools.0.function.name',
+    ],
     ['an unknown metadata key', { messages: user, metadata: { color: 'red' } }, 'metadata.color'],
     ['an unknown language', { messages: user, metadata: { language: 'fr' } }, 'metadata.language'],
-    ['an unknown web search mode', { messages: user, metadata: { web_search_mode: 'turbo' } }, 'metadata.web_search_mode'],
+    [
+      'an unknown web search mode',
+      { messages: user, metadata: { web_search_mode: 'turbo' } },
+      'metadata.web_search_mode',
+    ],
     ['files not a list', { messages: user, metadata: { files: 'file-1' } }, 'metadata.files'],
   ];
   for (const [name, body, param] of cases) {
@@ -88,7 +100,17 @@ describe('body validation (422)', () => {
     });
   }
   it('content given as a list of parts is checked as parts: the error names the offending part, not "a valid string"', async () => {
-    let r = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://example.org/a.png' } }] }] });
+    let r = await post({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'https://example.org/a.png' } },
+          ],
+        },
+      ],
+    });
     assert.equal(r.status, 422);
     assert.equal(r.body.error.param, 'messages.0.content.1.type');
     assert.equal(r.body.error.code, 'literal_error');
@@ -102,7 +124,18 @@ describe('body validation (422)', () => {
     assert.equal(r.body.error.code, 'string_type');
   });
   it('text parts are joined into the message the model sees', async () => {
-    await post({ model: 'fake-model', messages: [{ role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] }] });
+    await post({
+      model: 'fake-model',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'first' },
+            { type: 'text', text: 'second' },
+          ],
+        },
+      ],
+    });
     const sent = up.requests[up.requests.length - 1].messages;
     assert.equal(sent[sent.length - 1].content, 'first\nsecond');
   });
@@ -113,26 +146,38 @@ describe('body validation (422)', () => {
   });
   it('the official client raises UnprocessableEntityError', async () => {
     const client = await h.client();
-    await assert.rejects(client.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], model: 'fake-model', top_p: 0.5 }), OpenAI.UnprocessableEntityError);
+    await assert.rejects(
+      client.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], model: 'fake-model', top_p: 0.5 }),
+      OpenAI.UnprocessableEntityError,
+    );
   });
 });
 
 describe('unknown references (404)', () => {
   it('an unknown model', async () => {
     const client = await h.client();
-    await assert.rejects(client.chat.completions.create({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.ok(err instanceof OpenAI.NotFoundError);
-      assert.equal(err.code, 'model_not_found');
-      assert.equal(err.param, 'model');
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.ok(err instanceof OpenAI.NotFoundError);
+        assert.equal(err.code, 'model_not_found');
+        assert.equal(err.param, 'model');
+        return true;
+      },
+    );
   });
   it('an unknown agent id, also when streaming', async () => {
     const client = await h.client();
     for (const stream of [false, true]) {
       await assert.rejects(
-        client.chat.completions.create({ model: 'fake-model', stream, messages: [{ role: 'user', content: 'x' }], metadata: { agent_id: 'agent_000000000000000000000000' } } as any),
-        (err: any) => err instanceof OpenAI.NotFoundError && err.code === 'agent_not_found' && /agent_0+/.test(err.message),
+        client.chat.completions.create({
+          model: 'fake-model',
+          stream,
+          messages: [{ role: 'user', content: 'x' }],
+          metadata: { agent_id: 'agent_000000000000000000000000' },
+        } as any),
+        (err: any) =>
+          err instanceof OpenAI.NotFoundError && err.code === 'agent_not_found' && /agent_0+/.test(err.message),
       );
     }
   });
@@ -157,7 +202,11 @@ describe('other operations of the compatible API', () => {
   ];
   for (const [method, path] of ops) {
     it(`${method} ${path} answers 400 unsupported_operation`, async () => {
-      const res = await h.fetch(`/api/beta/serviceai${path}`, { method, key, body: method === 'POST' ? '{}' : undefined });
+      const res = await h.fetch(`/api/beta/serviceai${path}`, {
+        method,
+        key,
+        body: method === 'POST' ? '{}' : undefined,
+      });
       assert.equal(res.status, 400);
       const body = await res.json();
       assertShape(body, 'unsupported_operation');

@@ -13,10 +13,18 @@ import type { SearchPassage } from '../../../src/chat/tools.ts';
 let h: ChatHarness;
 before(async () => {
   h = await chatHarness();
-  await h.index('handbook', ['alice@example.com'], [
-    textDoc('travel', 'Travel policy', 'Employees book trains for trips under 500 km. Flights need approval by the manager. The canteen opens at noon.'),
-    textDoc('holidays', 'Holiday rules', 'Holidays must be requested two weeks in advance.'),
-  ]);
+  await h.index(
+    'handbook',
+    ['alice@example.com'],
+    [
+      textDoc(
+        'travel',
+        'Travel policy',
+        'Employees book trains for trips under 500 km. Flights need approval by the manager. The canteen opens at noon.',
+      ),
+      textDoc('holidays', 'Holiday rules', 'Holidays must be requested two weeks in advance.'),
+    ],
+  );
 });
 after(() => h.close());
 
@@ -56,20 +64,35 @@ describe('extractive default model', () => {
 
   it('without tools or files it has nothing to quote, and says so', async () => {
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'extractive', messages: [{ role: 'user', content: 'trains' }], metadata: { language: 'en' } });
+    const r = await client.chat.completions.create({
+      model: 'extractive',
+      messages: [{ role: 'user', content: 'trains' }],
+      metadata: { language: 'en' },
+    });
     assert.match(r.choices[0].message.content ?? '', /nothing to quote from/);
     assert.deepEqual((r as any).citations, []);
   });
 
   it('says when the search found nothing', async () => {
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'extractive', messages: [{ role: 'user', content: 'quantum chromodynamics' }], tools, metadata: { language: 'en' } });
+    const r = await client.chat.completions.create({
+      model: 'extractive',
+      messages: [{ role: 'user', content: 'quantum chromodynamics' }],
+      tools,
+      metadata: { language: 'en' },
+    });
     assert.match(r.choices[0].message.content ?? '', /found no matching passage/);
   });
 
   it('streams its answer in several chunks with the citations on the last one', async () => {
     const client = await h.client();
-    const stream = await client.chat.completions.create({ model: 'extractive', stream: true, messages: [{ role: 'user', content: 'flights approval manager' }], tools, metadata: { language: 'en' } });
+    const stream = await client.chat.completions.create({
+      model: 'extractive',
+      stream: true,
+      messages: [{ role: 'user', content: 'flights approval manager' }],
+      tools,
+      metadata: { language: 'en' },
+    });
     const chunks: OpenAI.ChatCompletionChunk[] = [];
     for await (const c of stream) chunks.push(c);
     assert.ok(chunks.length > 5);
@@ -82,16 +105,37 @@ describe('extractive default model', () => {
 describe('extractive quotes of texts with their own bracketed numbers', () => {
   it('footnote markers inside a quoted sentence are not taken for citations of other sources', async () => {
     const passages: SearchPassage[] = [
-      { id: 'paris', title: 'France', path_preview: 'wiki/france', datasource: 'wikitool', text: 'Paris is the largest city of France.' },
-      { id: 'berlin', title: 'Germany', path_preview: 'wiki/germany', datasource: 'wikitool', text: 'Berlin is the capital[1] of Germany.[2]' },
+      {
+        id: 'paris',
+        title: 'France',
+        path_preview: 'wiki/france',
+        datasource: 'wikitool',
+        text: 'Paris is the largest city of France.',
+      },
+      {
+        id: 'berlin',
+        title: 'Germany',
+        path_preview: 'wiki/germany',
+        datasource: 'wikitool',
+        text: 'Berlin is the capital[1] of Germany.[2]',
+      },
     ];
     const f = await chatHarness({ services: { chatSearch: async () => passages } });
     try {
       const client = await f.client();
-      const r = await client.chat.completions.create({ model: 'extractive', messages: [{ role: 'user', content: 'capital of Germany' }], tools, metadata: { language: 'en' } });
+      const r = await client.chat.completions.create({
+        model: 'extractive',
+        messages: [{ role: 'user', content: 'capital of Germany' }],
+        tools,
+        metadata: { language: 'en' },
+      });
       const text = r.choices[0].message.content ?? '';
       assert.match(text, /> Berlin is the capital of Germany\. \[1\]/);
-      assert.deepEqual((r as any).citations.map((c: { id: string }) => c.id), ['berlin'], 'only the quoted source is cited');
+      assert.deepEqual(
+        (r as any).citations.map((c: { id: string }) => c.id),
+        ['berlin'],
+        'only the quoted source is cited',
+      );
     } finally {
       await f.close();
     }

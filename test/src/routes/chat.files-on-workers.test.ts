@@ -14,8 +14,12 @@ let up: FakeUpstream;
 let pool: SearchPool;
 const calls: number[] = [];
 
-const FILLER = 'The quarterly report lists the office supplies, the coffee machine and the printer paper of every team. ';
-const FILE = FILLER.repeat(40) + 'The parking garage closes at 22:00 on weekdays and stays closed on Sundays. ' + FILLER.repeat(40);
+const FILLER =
+  'The quarterly report lists the office supplies, the coffee machine and the printer paper of every team. ';
+const FILE =
+  FILLER.repeat(40) +
+  'The parking garage closes at 22:00 on weekdays and stays closed on Sundays. ' +
+  FILLER.repeat(40);
 const QUESTION = 'When does the parking garage close on weekdays?';
 
 before(async () => {
@@ -50,11 +54,19 @@ it('a search worker picks the same passages of a long file as this thread would'
 it('a chat completion with a long attached file has its passages picked on the workers', async () => {
   const form = new FormData();
   form.append('file', new Blob([FILE], { type: 'text/plain' }), 'facilities.txt');
-  const res = await h.fetch('/api/beta/files/upload', { method: 'POST', key: await h.personal('alice@example.com'), body: form });
+  const res = await h.fetch('/api/beta/files/upload', {
+    method: 'POST',
+    key: await h.personal('alice@example.com'),
+    body: form,
+  });
   assert.equal(res.status, 200);
   const { id } = (await res.json()) as { id: string };
   const client = await h.client();
-  await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: QUESTION }], metadata: { files: [id] } } as never);
+  await client.chat.completions.create({
+    model: 'fake-model',
+    messages: [{ role: 'user', content: QUESTION }],
+    metadata: { files: [id] },
+  } as never);
   assert.deepEqual(calls, [FILE.length], 'one selection, on the pool');
   const system = up.requests[0].messages[0].content as string;
   assert.match(system, /parking garage closes at 22:00/);

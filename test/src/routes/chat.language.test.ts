@@ -15,7 +15,15 @@ before(async () => {
     services: {
       chatSearch: async (_email, params) => {
         calls.push(params);
-        return [{ id: 'd1', title: 'Urlaubsregeln', path_preview: 'wiki/urlaub', datasource: 'wikitool', text: 'Urlaub wird zwei Wochen vorher beantragt.' }];
+        return [
+          {
+            id: 'd1',
+            title: 'Urlaubsregeln',
+            path_preview: 'wiki/urlaub',
+            datasource: 'wikitool',
+            text: 'Urlaub wird zwei Wochen vorher beantragt.',
+          },
+        ];
       },
     },
   });
@@ -39,13 +47,19 @@ describe('metadata.language', () => {
   it('a very short input is analysed in the hint language (default de)', async () => {
     await ask('Urlaub');
     await ask('Urlaub', 'en');
-    assert.deepEqual(calls.map((c) => c.language), ['de', 'en']);
+    assert.deepEqual(
+      calls.map((c) => c.language),
+      ['de', 'en'],
+    );
   });
 
   it('a longer input is analysed in its detected language whatever the hint', async () => {
     await ask('Wie beantrage ich meinen Urlaub bei der Personalabteilung?', 'en');
     await ask('How do I request my holidays from the personnel department?', 'de');
-    assert.deepEqual(calls.map((c) => c.language), ['de', 'en']);
+    assert.deepEqual(
+      calls.map((c) => c.language),
+      ['de', 'en'],
+    );
   });
 
   it('sets the language of the answer', async () => {

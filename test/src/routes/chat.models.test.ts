@@ -14,7 +14,10 @@ describe('a fresh install (no upstream)', () => {
   it('lists only the embedded extractive model', async () => {
     const client = await h.client();
     const page = await client.models.list();
-    assert.deepEqual(page.data.map((m) => m.id), ['extractive']);
+    assert.deepEqual(
+      page.data.map((m) => m.id),
+      ['extractive'],
+    );
     assert.equal(page.data[0].object, 'model');
     assert.equal(page.data[0].owned_by, 'system');
     assert.equal(typeof page.data[0].created, 'number');

@@ -18,17 +18,29 @@ const webRequests: WebSearchRequest[] = [];
 const web: WebSearchService = {
   async search(req) {
     webRequests.push(req);
-    return [{ url: 'https://example.org/trains', metadata: { title: 'Trains', description: '' }, content: 'Night trains run daily.' }];
+    return [
+      {
+        url: 'https://example.org/trains',
+        metadata: { title: 'Trains', description: '' },
+        content: 'Night trains run daily.',
+      },
+    ];
   },
 };
 
 before(async () => {
   up = await startFakeUpstream();
   h = await chatHarness({ upstream: up.url, env: { CHAT_MAX_TOOL_ROUNDS: '2' } });
-  await h.index('handbook', ['alice@example.com', 'bob@example.com'], [
-    textDoc('travel', 'Travel policy', 'Employees book trains for trips under 500 km.'),
-    textDoc('secret', 'Salary bands', 'Salary bands are reviewed every March.', { permissions: { allowed_users: [{ email: 'alice@example.com' }] } }),
-  ]);
+  await h.index(
+    'handbook',
+    ['alice@example.com', 'bob@example.com'],
+    [
+      textDoc('travel', 'Travel policy', 'Employees book trains for trips under 500 km.'),
+      textDoc('secret', 'Salary bands', 'Salary bands are reviewed every March.', {
+        permissions: { allowed_users: [{ email: 'alice@example.com' }] },
+      }),
+    ],
+  );
 });
 after(async () => {
   await h.close();
@@ -63,11 +75,18 @@ describe('serviceSearch', () => {
       tools: [{ type: 'function', function: { name: 'serviceSearch' } }],
     });
     assert.equal(up.requests.length, 2);
-    assert.deepEqual(up.requests[0].tools.map((t: { function: { name: string } }) => t.function.name), ['serviceSearch']);
+    assert.deepEqual(
+      up.requests[0].tools.map((t: { function: { name: string } }) => t.function.name),
+      ['serviceSearch'],
+    );
     const second = up.requests[1];
     const assistant = second.messages.find((m: { role: string }) => m.role === 'assistant');
     assert.equal(assistant.tool_calls[0].function.name, 'serviceSearch');
-    assert.equal(assistant.tool_calls[0].function.arguments, JSON.stringify({ query: 'trains trips' }), 'argument deltas joined');
+    assert.equal(
+      assistant.tool_calls[0].function.arguments,
+      JSON.stringify({ query: 'trains trips' }),
+      'argument deltas joined',
+    );
     const [tool] = toolMessages(second);
     assert.match(tool, /\[1\] Travel policy/);
     assert.match(tool, /500 km/);
@@ -75,14 +94,24 @@ describe('serviceSearch', () => {
     const citations = (r as any).citations;
     assert.equal(citations.length, 1);
     assert.deepEqual(
-      { number: citations[0].number, id: citations[0].id, title: citations[0].title, datasource: citations[0].datasource },
+      {
+        number: citations[0].number,
+        id: citations[0].id,
+        title: citations[0].title,
+        datasource: citations[0].datasource,
+      },
       { number: 1, id: 'handbook:travel', title: 'Travel policy', datasource: 'handbook' },
     );
     assert.equal(typeof citations[0].path_preview, 'string');
   });
 
-  it('searches only what the key\'s account may see', async () => {
-    up.script = [{ toolCalls: [search('salary bands')] }, { content: ['-'] }, { toolCalls: [search('salary bands')] }, { content: ['-'] }];
+  it("searches only what the key's account may see", async () => {
+    up.script = [
+      { toolCalls: [search('salary bands')] },
+      { content: ['-'] },
+      { toolCalls: [search('salary bands')] },
+      { content: ['-'] },
+    ];
     const tools = [{ type: 'function' as const, function: { name: 'serviceSearch' } }];
     const messages = [{ role: 'user' as const, content: 'salary bands' }];
     await (await h.client('alice@example.com')).chat.completions.create({ model: 'fake-model', messages, tools });
@@ -111,23 +140,42 @@ describe('serviceSearch', () => {
     assert.equal(keyOf(tools[1], 'Salary bands'), 2);
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     assert.equal(text, 'Salary [1] and trains [2], again [1].');
-    for (const c of chunks) assert.doesNotMatch(c.choices[0]?.delta.content ?? '', /\[\d*$/, 'no chunk ends inside a marker');
+    for (const c of chunks)
+      assert.doesNotMatch(c.choices[0]?.delta.content ?? '', /\[\d*$/, 'no chunk ends inside a marker');
     const cited = (chunks[chunks.length - 1] as any).citations;
-    assert.deepEqual(cited.map((c: { number: number; id: string }) => [c.number, c.id]), [[1, 'handbook:secret'], [2, 'handbook:travel']]);
+    assert.deepEqual(
+      cited.map((c: { number: number; id: string }) => [c.number, c.id]),
+      [
+        [1, 'handbook:secret'],
+        [2, 'handbook:travel'],
+      ],
+    );
   });
 
   it('without tools in the request nothing is offered and nothing is searched', async () => {
     up.script = [{ content: ['plain'] }];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'trains?' }] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'trains?' }],
+    });
     assert.equal(up.requests[0].tools, undefined);
     assert.equal(r.choices[0].message.content, 'plain');
   });
 
   it('bounds the tool rounds: after CHAT_MAX_TOOL_ROUNDS the model must answer without tools', async () => {
-    up.script = [{ toolCalls: [search('a')] }, { toolCalls: [search('b')] }, { toolCalls: [search('c')] }, { content: ['never used'] }];
+    up.script = [
+      { toolCalls: [search('a')] },
+      { toolCalls: [search('b')] },
+      { toolCalls: [search('c')] },
+      { content: ['never used'] },
+    ];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'loop' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'loop' }],
+      tools: [{ function: { name: 'serviceSearch' } } as any],
+    });
     assert.equal(up.requests.length, 3);
     assert.ok(up.requests[0].tools && up.requests[1].tools);
     assert.equal(up.requests[2].tools, undefined, 'last round without tools');
@@ -136,21 +184,36 @@ describe('serviceSearch', () => {
   });
 
   it('finish_reason is the one of the round that answered: a tool round cut by the token limit does not mark the final answer as cut', async () => {
-    up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "tra' }], finish: 'length' }, { content: ['Book trains.'] }];
+    up.script = [
+      { toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "tra' }], finish: 'length' },
+      { content: ['Book trains.'] },
+    ];
     const client = await h.client();
     const tools = [{ function: { name: 'serviceSearch' } } as any];
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      tools,
+    });
     assert.equal(r.choices[0].message.content, 'Book trains.');
     assert.equal(r.choices[0].finish_reason, 'stop');
     up.script = [{ toolCalls: [search('trains')] }, { content: ['Book'], finish: 'length' }];
-    const cut = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools });
+    const cut = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      tools,
+    });
     assert.equal(cut.choices[0].finish_reason, 'length', 'a cut final answer still says so');
   });
 
   it('bad tool arguments are reported to the model, not to the client', async () => {
     up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": ' }] }, { content: ['sorry'] }];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ function: { name: 'serviceSearch' } } as any],
+    });
     assert.match(toolMessages(up.requests[1])[0], /not valid JSON/);
     assert.equal(r.choices[0].message.content, 'sorry');
   });
@@ -159,9 +222,17 @@ describe('serviceSearch', () => {
 describe('tools that are not offered', () => {
   it('the system instructions describe only the tools offered', async () => {
     const client = await h.client();
-    for (const [name, other] of [['serviceSearch', 'webSearch'], ['webSearch', 'serviceSearch']]) {
+    for (const [name, other] of [
+      ['serviceSearch', 'webSearch'],
+      ['webSearch', 'serviceSearch'],
+    ]) {
       up.requests.length = 0;
-      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name } } as any], metadata: { language: 'en' } });
+      await client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ function: { name } } as any],
+        metadata: { language: 'en' },
+      });
       const system: string = up.requests[0].messages[0].content;
       assert.match(system, new RegExp(name));
       assert.doesNotMatch(system, new RegExp(other), `${other} is not offered`);
@@ -171,9 +242,16 @@ describe('tools that are not offered', () => {
   it('a call of a tool that was not offered is answered to the model as unavailable (never run), and the model still answers', async () => {
     const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
     try {
-      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['From what I know: trains.'] }];
+      up.script = [
+        { toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] },
+        { content: ['From what I know: trains.'] },
+      ];
       const client = await w.client();
-      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+      const r = await client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ function: { name: 'serviceSearch' } } as any],
+      });
       assert.equal(webRequests.length, 0, 'webSearch was not offered, so it is not run');
       assert.equal(up.requests.length, 2);
       assert.match(toolMessages(up.requests[1])[0], /webSearch is not available/);
@@ -188,10 +266,17 @@ describe('tool calls per round', () => {
   it('runs at most MAX_CALLS_PER_ROUND calls of one round; the model is told the others were not run', async () => {
     const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
     try {
-      const calls = Array.from({ length: MAX_CALLS_PER_ROUND + 3 }, (_, i) => ({ name: 'webSearch', arguments: JSON.stringify({ queries: [`q${i}`] }) }));
+      const calls = Array.from({ length: MAX_CALLS_PER_ROUND + 3 }, (_, i) => ({
+        name: 'webSearch',
+        arguments: JSON.stringify({ queries: [`q${i}`] }),
+      }));
       up.script = [{ toolCalls: calls }, { content: ['done'] }];
       const client = await w.client();
-      const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      const r = await client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ function: { name: 'webSearch' } } as any],
+      });
       assert.equal(webRequests.length, MAX_CALLS_PER_ROUND);
       const results = toolMessages(up.requests[1]);
       assert.equal(results.length, calls.length, 'every call gets an answer');
@@ -205,26 +290,49 @@ describe('tool calls per round', () => {
 
 describe('webSearch', () => {
   it('says web search is not configured when the server has no web search service', async () => {
-    up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
+    up.script = [
+      { toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] },
+      { content: ['ok'] },
+    ];
     const client = await h.client();
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ function: { name: 'webSearch' } } as any],
+    });
     assert.match(toolMessages(up.requests[1])[0], /Web search is not configured/);
   });
 
-  it('the model sees web texts without bracketed numbers of their own (a context summary\'s source list, footnotes), so only the tool\'s own keys look like sources', async () => {
+  it("the model sees web texts without bracketed numbers of their own (a context summary's source list, footnotes), so only the tool's own keys look like sources", async () => {
     const summary: WebSearchService = {
       async search() {
         return [
-          { url: 'https://search.example/?q=trains', metadata: { title: 'Summary: trains', description: '' }, content: 'Summary of 1 grounded source:\n- Night trains run daily. [1]\n\nSources:\n[1] Trains (https://example.org/trains)' },
-          { url: 'https://example.org/trains', metadata: { title: 'Trains', description: '' }, content: 'Night trains[2] run daily.' },
+          {
+            url: 'https://search.example/?q=trains',
+            metadata: { title: 'Summary: trains', description: '' },
+            content:
+              'Summary of 1 grounded source:\n- Night trains run daily. [1]\n\nSources:\n[1] Trains (https://example.org/trains)',
+          },
+          {
+            url: 'https://example.org/trains',
+            metadata: { title: 'Trains', description: '' },
+            content: 'Night trains[2] run daily.',
+          },
         ];
       },
     };
     const w = await chatHarness({ upstream: up.url, services: { webSearch: summary } });
     try {
-      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] }, { content: ['ok'] }];
+      up.script = [
+        { toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['trains'] }) }] },
+        { content: ['ok'] },
+      ];
       const client = await w.client();
-      await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'webSearch' } } as any] });
+      await client.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ function: { name: 'webSearch' } } as any],
+      });
       const tool = toolMessages(up.requests[1])[0];
       const markers = tool.match(/\[\d+\]/g);
       assert.deepEqual(markers, ['[1]', '[2]'], tool);
@@ -238,7 +346,10 @@ describe('webSearch', () => {
   it('runs the web search service with metadata.web_search_mode and cites web results by url', async () => {
     const w = await chatHarness({ upstream: up.url, services: { webSearch: web } });
     try {
-      up.script = [{ toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['night trains'] }) }] }, { content: ['Daily [1].'] }];
+      up.script = [
+        { toolCalls: [{ name: 'webSearch', arguments: JSON.stringify({ queries: ['night trains'] }) }] },
+        { content: ['Daily [1].'] },
+      ];
       const client = await w.client();
       const r = await client.chat.completions.create({
         model: 'fake-model',
@@ -246,9 +357,23 @@ describe('webSearch', () => {
         tools: [{ function: { name: 'webSearch' } } as any],
         metadata: { web_search_mode: 'context' },
       });
-      assert.deepEqual(webRequests.map((q) => [q.queries, q.mode]), [[['night trains'], 'context']]);
-      assert.match(toolMessages(up.requests[1])[0], /\[1\] Trains \(https:\/\/example.org\/trains\)\nNight trains run daily\./);
-      assert.deepEqual((r as any).citations, [{ number: 1, id: 'https://example.org/trains', title: 'Trains', url: 'https://example.org/trains', datasource: 'web' }]);
+      assert.deepEqual(
+        webRequests.map((q) => [q.queries, q.mode]),
+        [[['night trains'], 'context']],
+      );
+      assert.match(
+        toolMessages(up.requests[1])[0],
+        /\[1\] Trains \(https:\/\/example.org\/trains\)\nNight trains run daily\./,
+      );
+      assert.deepEqual((r as any).citations, [
+        {
+          number: 1,
+          id: 'https://example.org/trains',
+          title: 'Trains',
+          url: 'https://example.org/trains',
+          datasource: 'web',
+        },
+      ]);
     } finally {
       await w.close();
     }

@@ -38,18 +38,24 @@ describe('upstream failures', () => {
   it('an upstream HTTP error is 502 with its message', async () => {
     up.script = [{ status: 500 }];
     const client = await h.client();
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /scripted failure 500/);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /scripted failure 500/);
+        return true;
+      },
+    );
   });
   it('an unreachable upstream is 502 upstream_unreachable', async () => {
     const dead = await chatHarness({ upstream: 'http://127.0.0.1:9/v1' });
     try {
       const client = await dead.client();
-      await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => err.status === 502 && err.code === 'upstream_unreachable');
+      await assert.rejects(
+        client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+        (err: any) => err.status === 502 && err.code === 'upstream_unreachable',
+      );
     } finally {
       await dead.close();
     }
@@ -57,24 +63,34 @@ describe('upstream failures', () => {
   it('an upstream that breaks the connection off mid-answer is 502 upstream_error saying so, not "unreachable"', async () => {
     up.script = [{ content: ['The first half'], breakOff: true }];
     const client = await h.client();
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /broke off/);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /broke off/);
+        return true;
+      },
+    );
   });
   it('an upstream answer that ends without finish_reason or [DONE] is an error, not a complete answer', async () => {
     const client = await h.client();
     up.script = [{ content: ['The first half'], truncate: true }];
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /ended the stream before/);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /ended the stream before/);
+        return true;
+      },
+    );
     up.script = [{ content: ['The first half'], truncate: true }];
-    const stream = await client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const stream = await client.chat.completions.create({
+      model: 'fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     const finishes: unknown[] = [];
     await assert.rejects(
       (async () => {
@@ -87,25 +103,43 @@ describe('upstream failures', () => {
   it('an upstream that answers JSON instead of an event stream is 502 with its message', async () => {
     const client = await h.client();
     up.script = [{ json: { error: { message: 'streaming is disabled on this gateway' } } }];
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /streaming is disabled on this gateway/);
-      return true;
-    });
-    up.script = [{ json: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }] } }];
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => err.status === 502 && /event stream/.test(err.message));
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /streaming is disabled on this gateway/);
+        return true;
+      },
+    );
+    up.script = [
+      {
+        json: {
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }],
+        },
+      },
+    ];
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => err.status === 502 && /event stream/.test(err.message),
+    );
   });
   it('an upstream that answers an HTML page (LLM_BASE_URL pointing at a web UI) is 502 saying so', async () => {
     const client = await h.client();
-    up.script = [{ page: { contentType: 'text/html; charset=utf-8', body: '<!doctype html><html><body>Chat UI</body></html>' } }];
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /HTML page instead of an event stream/);
-      assert.match(err.message, /LLM_BASE_URL/);
-      return true;
-    });
+    up.script = [
+      { page: { contentType: 'text/html; charset=utf-8', body: '<!doctype html><html><body>Chat UI</body></html>' } },
+    ];
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /HTML page instead of an event stream/);
+        assert.match(err.message, /LLM_BASE_URL/);
+        return true;
+      },
+    );
   });
   it('a malformed upstream event is 502 upstream_error naming it, not a JavaScript error text or "[object Object]" in the answer', async () => {
     const client = await h.client();
@@ -120,22 +154,34 @@ describe('upstream failures', () => {
       '{"choices": "none"}',
     ]) {
       up.script = [{ rawEvents: [event, '{"choices": [{"delta": {}, "finish_reason": "stop"}]}', '[DONE]'] }];
-      await assert.rejects(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools }), (err: any) => {
-        assert.equal(err.status, 502, event);
-        assert.equal(err.code, 'upstream_error', event);
-        assert.match(err.message, /malformed event/, event);
-        assert.doesNotMatch(err.message, /Cannot read|not iterable|undefined/, event);
-        return true;
-      });
+      await assert.rejects(
+        client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools }),
+        (err: any) => {
+          assert.equal(err.status, 502, event);
+          assert.equal(err.code, 'upstream_error', event);
+          assert.match(err.message, /malformed event/, event);
+          assert.doesNotMatch(err.message, /Cannot read|not iterable|undefined/, event);
+          return true;
+        },
+      );
     }
   });
   it('tool-call arguments sent as a JSON object instead of its text are taken as that object', async () => {
     up.script = [
-      { rawEvents: ['{"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "serviceSearch", "arguments": {"query": "trains"}}}]}, "finish_reason": "tool_calls"}]}', '[DONE]'] },
+      {
+        rawEvents: [
+          '{"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "serviceSearch", "arguments": {"query": "trains"}}}]}, "finish_reason": "tool_calls"}]}',
+          '[DONE]',
+        ],
+      },
       { content: ['ok'] },
     ];
     const client = await h.client();
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } } as any] });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ function: { name: 'serviceSearch' } } as any],
+    });
     assert.equal(r.choices[0].message.content, 'ok');
     const assistant = up.requests[up.requests.length - 1].messages.find((m: any) => m.role === 'assistant');
     assert.equal(assistant.tool_calls[0].function.arguments, '{"query":"trains"}');
@@ -143,19 +189,27 @@ describe('upstream failures', () => {
   it('a streamed completion whose upstream fails before any answer text keeps the HTTP status (the client can tell 502 from 504 and retry)', async () => {
     const client = await h.client();
     up.script = [{ status: 503 }];
-    await assert.rejects(client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] }), (err: any) => {
-      assert.ok(err instanceof OpenAI.APIError);
-      assert.equal(err.status, 502);
-      assert.equal(err.code, 'upstream_error');
-      assert.match(err.message, /scripted failure 503/);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] }),
+      (err: any) => {
+        assert.ok(err instanceof OpenAI.APIError);
+        assert.equal(err.status, 502);
+        assert.equal(err.code, 'upstream_error');
+        assert.match(err.message, /scripted failure 503/);
+        return true;
+      },
+    );
     // Also after a tool round that produced no text yet.
     up.script = [{ toolCalls: [{ name: 'serviceSearch', arguments: '{"query": "x"}' }] }, { status: 500 }];
     const res = await h.fetch('/api/beta/serviceai/chat/completions', {
       method: 'POST',
       key,
-      body: JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }], tools: [{ function: { name: 'serviceSearch' } }] }),
+      body: JSON.stringify({
+        model: 'fake-model',
+        stream: true,
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ function: { name: 'serviceSearch' } }],
+      }),
     });
     assert.equal(res.status, 502);
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
@@ -164,7 +218,11 @@ describe('upstream failures', () => {
   it('an error in the middle of a stream reaches the streaming client as an error', async () => {
     up.script = [{ content: ['partial'], errorAfter: 'model crashed' }];
     const client = await h.client();
-    const stream = await client.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const stream = await client.chat.completions.create({
+      model: 'fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     let text = '';
     await assert.rejects(
       (async () => {

@@ -20,7 +20,11 @@ test('an unknown metadata.web_search_mode is a 422 naming the accepted modes', a
   const res = await h.app.request('/api/beta/serviceai/chat/completions', {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'extractive', messages: [{ role: 'user', content: 'hi' }], metadata: { web_search_mode: 'bing' } }),
+    body: JSON.stringify({
+      model: 'extractive',
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { web_search_mode: 'bing' },
+    }),
   });
   assert.equal(res.status, 422);
   const body = (await res.json()) as any;

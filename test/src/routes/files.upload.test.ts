@@ -57,7 +57,11 @@ describe('upload', () => {
     let r = await upload('alice@example.com', 'x', 'a.txt', 'text/plain', 'document');
     assert.equal(r.status, 422);
     assert.deepEqual(r.body.detail[0].loc, ['body', 'file']);
-    const res = await h.fetch('/api/beta/files/upload', { method: 'POST', key: await h.personal('alice@example.com'), body: '{"file": "x"}' });
+    const res = await h.fetch('/api/beta/files/upload', {
+      method: 'POST',
+      key: await h.personal('alice@example.com'),
+      body: '{"file": "x"}',
+    });
     assert.equal(res.status, 422);
   });
 
@@ -78,37 +82,60 @@ describe('metadata.files', () => {
     const f = (await upload('alice@example.com', 'The parking garage closes at 22:00.')).body;
     up.script = [{ content: ['At 22:00 [1].'] }];
     const client = await h.client('alice@example.com');
-    const r = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'When does the garage close?' }], metadata: { files: [f.id] } as any });
+    const r = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'When does the garage close?' }],
+      metadata: { files: [f.id] } as any,
+    });
     assert.match(up.requests[0].messages[0].content, /\[1\] notes\.txt\nThe parking garage closes at 22:00\./);
     assert.equal(r.choices[0].message.content, 'At 22:00 [1].');
-    assert.deepEqual((r as any).citations, [{ number: 1, id: f.id, title: 'notes.txt', path_preview: 'notes.txt', datasource: 'file' }]);
+    assert.deepEqual((r as any).citations, [
+      { number: 1, id: f.id, title: 'notes.txt', path_preview: 'notes.txt', datasource: 'file' },
+    ]);
   });
 
   it('the extractive model quotes an attached file', async () => {
-    const f = (await upload('alice@example.com', 'Visitors register at the front desk. The garage closes at 22:00.')).body;
+    const f = (await upload('alice@example.com', 'Visitors register at the front desk. The garage closes at 22:00.'))
+      .body;
     const client = await h.client('alice@example.com');
-    const r = await client.chat.completions.create({ model: 'extractive', messages: [{ role: 'user', content: 'Where do visitors register?' }], metadata: { files: [f.id], language: 'en' } as any });
+    const r = await client.chat.completions.create({
+      model: 'extractive',
+      messages: [{ role: 'user', content: 'Where do visitors register?' }],
+      metadata: { files: [f.id], language: 'en' } as any,
+    });
     assert.match(r.choices[0].message.content ?? '', /> Visitors register at the front desk\. \[1\]/);
   });
 
   it('another account cannot use the file (404)', async () => {
     const f = (await upload('alice@example.com', 'private')).body;
     const bob = await h.client('bob@example.com');
-    await assert.rejects(bob.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], metadata: { files: [f.id] } as any }), (err: any) => {
-      assert.ok(err instanceof OpenAI.NotFoundError);
-      assert.equal(err.code, 'file_not_found');
-      return true;
-    });
+    await assert.rejects(
+      bob.chat.completions.create({
+        model: 'fake-model',
+        messages: [{ role: 'user', content: 'x' }],
+        metadata: { files: [f.id] } as any,
+      }),
+      (err: any) => {
+        assert.ok(err instanceof OpenAI.NotFoundError);
+        assert.equal(err.code, 'file_not_found');
+        return true;
+      },
+    );
   });
 
   it('a long file is cut to the passages relevant to the question, within the budget', async () => {
-    const filler = (i: number) => `Paragraph ${i} talks about office plants and the weekly cleaning schedule of the kitchen.`;
+    const filler = (i: number) =>
+      `Paragraph ${i} talks about office plants and the weekly cleaning schedule of the kitchen.`;
     const paras = Array.from({ length: 40 }, (_, i) => filler(i));
     paras[27] = 'The zeppelin hangar is open to visitors on Sundays only.';
     const f = (await upload('alice@example.com', paras.join('\n\n'))).body;
     assert.ok(f.chars > 3000);
     const client = await h.client('alice@example.com');
-    await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'When can I visit the zeppelin hangar?' }], metadata: { files: [f.id], language: 'en' } as any });
+    await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'When can I visit the zeppelin hangar?' }],
+      metadata: { files: [f.id], language: 'en' } as any,
+    });
     const system: string = up.requests[0].messages[0].content;
     assert.match(system, /zeppelin hangar is open to visitors on Sundays/);
     assert.match(system, /\[\.\.\.\]/);

@@ -38,7 +38,11 @@ test('no Authorization header: 401 {detail} with WWW-Authenticate on every route
 
 test('unknown, malformed, revoked and expired keys: 401 {detail}', async () => {
   const f = await indexingFixture();
-  const expiring = await createServiceAccount(f.services, { name: 'short', expiresAt: f.services.now() + 1000, createdBy: 'master' });
+  const expiring = await createServiceAccount(f.services, {
+    name: 'short',
+    expiresAt: f.services.now() + 1000,
+    createdBy: 'master',
+  });
   const revoked = await createServiceAccount(f.services, { name: 'gone', expiresAt: null, createdBy: 'master' });
   await revokeKey(f.services, revoked.key_id, { mayRevokeServiceKeys: true, actor: 'master' });
   f.advance(2000);

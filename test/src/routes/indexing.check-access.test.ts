@@ -8,12 +8,23 @@ let h: DocsHarness;
 before(async () => {
   h = await docsHarness();
   await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' });
-  for (const email of ['ann@x.org', 'bob@x.org', 'eve@x.org']) await h.api('POST', '/users', { datasource: 'wiki', user: { email } });
-  for (const name of ['eng', 'platform', 'sre']) await h.api('POST', '/groups', { datasource: 'wiki', group: { name } });
+  for (const email of ['ann@x.org', 'bob@x.org', 'eve@x.org'])
+    await h.api('POST', '/users', { datasource: 'wiki', user: { email } });
+  for (const name of ['eng', 'platform', 'sre'])
+    await h.api('POST', '/groups', { datasource: 'wiki', group: { name } });
   // ann in sre, sre in platform, platform in eng
-  await h.api('POST', '/memberships', { datasource: 'wiki', membership: { group_name: 'sre', member_email: 'ann@x.org' } });
-  await h.api('POST', '/memberships', { datasource: 'wiki', membership: { group_name: 'platform', member_group_name: 'sre' } });
-  await h.api('POST', '/memberships', { datasource: 'wiki', membership: { group_name: 'eng', member_group_name: 'platform' } });
+  await h.api('POST', '/memberships', {
+    datasource: 'wiki',
+    membership: { group_name: 'sre', member_email: 'ann@x.org' },
+  });
+  await h.api('POST', '/memberships', {
+    datasource: 'wiki',
+    membership: { group_name: 'platform', member_group_name: 'sre' },
+  });
+  await h.api('POST', '/memberships', {
+    datasource: 'wiki',
+    membership: { group_name: 'eng', member_group_name: 'platform' },
+  });
   await h.api('POST', '/documents', {
     documents: [
       doc({ id: 'public' }),
@@ -71,7 +82,13 @@ test('a missing or empty user_email is 422', async () => {
 });
 
 test('permissions changed by a new push apply after the commit', async () => {
-  await h.api('POST', '/documents', { documents: doc({ id: 'for-bob', last_modified: '2026-03-01T00:00:00Z', permissions: { allowed_users: [{ email: 'ann@x.org' }] } }) });
+  await h.api('POST', '/documents', {
+    documents: doc({
+      id: 'for-bob',
+      last_modified: '2026-03-01T00:00:00Z',
+      permissions: { allowed_users: [{ email: 'ann@x.org' }] },
+    }),
+  });
   assert.equal((await check('for-bob', 'bob@x.org')).body.has_access, true, 'old version until the commit');
   await h.commit();
   assert.equal((await check('for-bob', 'bob@x.org')).body.has_access, false);

@@ -36,9 +36,21 @@ test('POST /datasources creates the datasource with its sub tree (keys derived f
         key: 'human_resources',
         name: 'Human Resources',
         value: 'hr_wiki__human_resources',
-        children: [{ key: 'payroll', name: 'Payroll', parent_key: 'human_resources', value: 'hr_wiki__human_resources__payroll' }],
+        children: [
+          {
+            key: 'payroll',
+            name: 'Payroll',
+            parent_key: 'human_resources',
+            value: 'hr_wiki__human_resources__payroll',
+          },
+        ],
       },
-      { key: 'eng', name: 'Engineering', value: 'hr_wiki__eng', children: [{ key: 'payroll', name: 'Payroll', parent_key: 'eng', value: 'hr_wiki__eng__payroll' }] },
+      {
+        key: 'eng',
+        name: 'Engineering',
+        value: 'hr_wiki__eng',
+        children: [{ key: 'payroll', name: 'Payroll', parent_key: 'eng', value: 'hr_wiki__eng__payroll' }],
+      },
     ],
     object_definitions: [
       {
@@ -102,7 +114,10 @@ test('missing fields, wrong types and unknown fields are 422 items with body loc
   });
   assert.equal(bad.status, 422);
   const locs = bad.body.detail.map((i: any) => i.loc.join('.'));
-  assert.deepEqual(locs.sort(), ['body.object_definitions.0.property_definitions.0.display_label', 'body.object_definitions.0.property_definitions.0.property_type']);
+  assert.deepEqual(locs.sort(), [
+    'body.object_definitions.0.property_definitions.0.display_label',
+    'body.object_definitions.0.property_definitions.0.property_type',
+  ]);
   const pt = bad.body.detail.find((i: any) => i.loc.at(-1) === 'property_type');
   assert.equal(pt.type, 'literal_error');
 });
@@ -113,9 +128,17 @@ test('sub tree rules on create: underivable key, unknown parent, child of a chil
     [[{ name: '2024 Reports' }], 'body.subs.0.name', /cannot derive a sub key/],
     [[{ name: '!!!' }], 'body.subs.0.name', /cannot derive a sub key/],
     [[{ name: 'Payroll', parent_key: 'nope' }], 'body.subs.0.parent_key', /names no top-level sub/],
-    [[{ name: 'A' }, { name: 'B', parent_key: 'a' }, { name: 'C', parent_key: 'b' }], 'body.subs.2.parent_key', /a child cannot have children/],
+    [
+      [{ name: 'A' }, { name: 'B', parent_key: 'a' }, { name: 'C', parent_key: 'b' }],
+      'body.subs.2.parent_key',
+      /a child cannot have children/,
+    ],
     [[{ name: 'A' }, { name: 'a' }], 'body.subs.1.key', /duplicate sub key 'a'/],
-    [[{ name: 'A' }, { name: 'B', parent_key: 'a' }, { name: 'b', parent_key: 'a' }], 'body.subs.2.key', /duplicate sub key 'b' under 'a'/],
+    [
+      [{ name: 'A' }, { name: 'B', parent_key: 'a' }, { name: 'b', parent_key: 'a' }],
+      'body.subs.2.key',
+      /duplicate sub key 'b' under 'a'/,
+    ],
     [[{ name: 'X', key: 'Not-A-Slug' }], 'body.subs.0.key', /String should match pattern/],
   ];
   for (const [subs, loc, msg] of cases) {
@@ -143,7 +166,11 @@ test('object definition consistency: duplicate names and conflicting property ty
   assert.equal(res.status, 422);
   assert.deepEqual(
     res.body.detail.map((i: any) => i.loc.join('.')),
-    ['body.object_definitions.0.property_definitions.1.name', 'body.object_definitions.1.name', 'body.object_definitions.2.property_definitions.0.name'],
+    [
+      'body.object_definitions.0.property_definitions.1.name',
+      'body.object_definitions.1.name',
+      'body.object_definitions.2.property_definitions.0.name',
+    ],
   );
 });
 
@@ -171,13 +198,18 @@ test('PUT /datasources/{name} changes only display_name, icon_base64 and object_
   const res = await f.call('PUT', '/datasources/hr_wiki', {
     display_name: 'People',
     icon_base64: 'AAAA',
-    object_definitions: [{ name: 'doc', property_definitions: [{ name: 'when', display_label: 'When', property_type: 'DATE' }] }],
+    object_definitions: [
+      { name: 'doc', property_definitions: [{ name: 'when', display_label: 'When', property_type: 'DATE' }] },
+    ],
   });
   assert.equal(res.status, 200);
   assert.equal(res.body.display_name, 'People');
   assert.equal(res.body.icon_base64, 'AAAA');
   assert.deepEqual(res.body.object_definitions, [
-    { name: 'doc', property_definitions: [{ name: 'when', display_label: 'When', is_searchable: false, property_type: 'DATE' }] },
+    {
+      name: 'doc',
+      property_definitions: [{ name: 'when', display_label: 'When', is_searchable: false, property_type: 'DATE' }],
+    },
   ]);
   assert.equal(res.body.subs.length, 2, 'subs unchanged');
   assert.equal(res.body.created_at, '2026-01-01T00:00:00.000Z');
@@ -192,7 +224,10 @@ test('PUT /datasources/{name} changes only display_name, icon_base64 and object_
   for (const field of ['name', 'subs']) {
     const rej = await f.call('PUT', '/datasources/hr_wiki', { [field]: field === 'subs' ? [] : 'other' });
     assert.equal(rej.status, 422, field);
-    assert.deepEqual(rej.body.detail.map((i: any) => [i.type, i.loc]), [['extra_forbidden', ['body', field]]]);
+    assert.deepEqual(
+      rej.body.detail.map((i: any) => [i.type, i.loc]),
+      [['extra_forbidden', ['body', field]]],
+    );
   }
   const missing = await f.call('PUT', '/datasources/nope', { display_name: 'x' });
   assert.equal(missing.status, 404);
@@ -204,10 +239,17 @@ test('DELETE /datasources/{name} removes the datasource with its subs, users, gr
   await f.call('POST', '/datasources', HR);
   await f.call('POST', '/users', { datasource: 'hr_wiki', user: { email: 'a@x.com' } });
   await f.call('POST', '/groups', { datasource: 'hr_wiki', group: { name: 'staff' } });
-  await f.call('POST', '/memberships', { datasource: 'hr_wiki', membership: { group_name: 'staff', member_email: 'a@x.com' } });
+  await f.call('POST', '/memberships', {
+    datasource: 'hr_wiki',
+    membership: { group_name: 'staff', member_email: 'a@x.com' },
+  });
   const res = await f.call('DELETE', '/datasources/hr_wiki');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { datasource: 'hr_wiki', deleted: true, removed: { subs: 4, users: 1, groups: 1, memberships: 1 } });
+  assert.deepEqual(res.body, {
+    datasource: 'hr_wiki',
+    deleted: true,
+    removed: { subs: 4, users: 1, groups: 1, memberships: 1 },
+  });
   assert.equal((await f.call('GET', '/datasources/hr_wiki')).status, 404);
   assert.deepEqual((await f.call('GET', '/datasources')).body, { datasources: [] });
   const gone = await f.call('DELETE', '/datasources/hr_wiki');
@@ -225,8 +267,24 @@ test('GET /file-types always answers the 18 document file types', async () => {
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, {
     file_types: [
-      'message', 'merge_request', 'issue', 'wiki', 'markdown', 'blog', 'content', 'timeline', 'email',
-      'file', 'directory', 'email_parent', 'issue_parent', 'wiki_parent', 'page', 'merge_request_parent', 'webpage', 'asset',
+      'message',
+      'merge_request',
+      'issue',
+      'wiki',
+      'markdown',
+      'blog',
+      'content',
+      'timeline',
+      'email',
+      'file',
+      'directory',
+      'email_parent',
+      'issue_parent',
+      'wiki_parent',
+      'page',
+      'merge_request_parent',
+      'webpage',
+      'asset',
     ],
   });
 });
@@ -260,15 +318,25 @@ test('maximum lengths exceeded are 422 string_too_long / too_long', async () => 
       ['string_too_long', ['body', 'display_name'], { max_length: 256 }],
     ],
   );
-  const many = await f.call('POST', '/datasources', { name: 'ds', display_name: 'x', subs: Array.from({ length: 1001 }, (_, i) => ({ name: `S${i}`, key: `s${'abcdefghij'[i % 10]}` })) });
+  const many = await f.call('POST', '/datasources', {
+    name: 'ds',
+    display_name: 'x',
+    subs: Array.from({ length: 1001 }, (_, i) => ({ name: `S${i}`, key: `s${'abcdefghij'[i % 10]}` })),
+  });
   assert.equal(many.status, 422);
   assert.deepEqual(many.body.detail[0].type, 'too_long');
   assert.deepEqual(many.body.detail[0].loc, ['body', 'subs']);
   await f.call('POST', '/datasources', { name: 'ds', display_name: 'x' });
   const group = await f.call('POST', '/groups', { datasource: 'ds', group: { name: 'g'.repeat(257) } });
   assert.equal(group.status, 422);
-  assert.deepEqual(group.body.detail.map((i: any) => [i.type, i.loc]), [['string_too_long', ['body', 'group', 'name']]]);
+  assert.deepEqual(
+    group.body.detail.map((i: any) => [i.type, i.loc]),
+    [['string_too_long', ['body', 'group', 'name']]],
+  );
   const email = await f.call('POST', '/users', { datasource: 'ds', user: { email: `${'e'.repeat(320)}@x.com` } });
   assert.equal(email.status, 422);
-  assert.deepEqual(email.body.detail.map((i: any) => [i.type, i.loc]), [['string_too_long', ['body', 'user', 'email']]]);
+  assert.deepEqual(
+    email.body.detail.map((i: any) => [i.type, i.loc]),
+    [['string_too_long', ['body', 'user', 'email']]],
+  );
 });

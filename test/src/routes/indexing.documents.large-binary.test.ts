@@ -19,7 +19,8 @@ before(async () => {
 });
 after(() => h.close());
 
-const binary = (id: string, b64: string) => doc({ id, title: 'tusks.txt', file_type: 'file', body: { mime_type: 'text/plain', binary_base64: b64 } });
+const binary = (id: string, b64: string) =>
+  doc({ id, title: 'tusks.txt', file_type: 'file', body: { mime_type: 'text/plain', binary_base64: b64 } });
 
 describe('large binary_base64', () => {
   test('a valid one is sent and indexed with its decoded size', async () => {
@@ -34,19 +35,40 @@ describe('large binary_base64', () => {
   test('an invalid one is a 422 at body.documents.body.binary_base64', async () => {
     const r = await h.api('POST', '/documents', { documents: binary('bad', invalid) });
     assert.equal(r.status, 422, JSON.stringify(r.body).slice(0, 300));
-    assert.deepEqual(r.body.detail.map((d: { loc: unknown[] }) => d.loc), [['body', 'documents', 'body', 'binary_base64']]);
+    assert.deepEqual(
+      r.body.detail.map((d: { loc: unknown[] }) => d.loc),
+      [['body', 'documents', 'body', 'binary_base64']],
+    );
   });
 
   test('in bulk, an invalid one is a failed entry and a valid one is sent', async () => {
     const r = await h.api('POST', '/documents', { documents: [binary('bad2', invalid), binary('big2', valid)] });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
-    assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), ['failed', 'sent']);
+    assert.deepEqual(
+      r.body.results.map((x: { outcome: string }) => x.outcome),
+      ['failed', 'sent'],
+    );
     assert.match(r.body.results[0].message, /^body\.binary_base64: /);
   });
 
   test('short strings keep the padded-Base64 verdict', async () => {
-    const cases: [string, string][] = [['', 'sent'], ['SGVsbG8=', 'sent'], ['SGVsbA==', 'sent'], ['SGVs', 'sent'], ['SGVsbG8', 'failed'], ['SGV=bG8=', 'failed'], ['A===', 'failed'], ['====', 'failed'], ['SGVsbG8=\n', 'failed'], ['SGVs bG8=', 'failed'], ['SGVs-_8=', 'failed']];
+    const cases: [string, string][] = [
+      ['', 'sent'],
+      ['SGVsbG8=', 'sent'],
+      ['SGVsbA==', 'sent'],
+      ['SGVs', 'sent'],
+      ['SGVsbG8', 'failed'],
+      ['SGV=bG8=', 'failed'],
+      ['A===', 'failed'],
+      ['====', 'failed'],
+      ['SGVsbG8=\n', 'failed'],
+      ['SGVs bG8=', 'failed'],
+      ['SGVs-_8=', 'failed'],
+    ];
     const r = await h.api('POST', '/documents', { documents: cases.map(([b64], i) => binary(`short${i}`, b64)) });
-    assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), cases.map(([, outcome]) => outcome));
+    assert.deepEqual(
+      r.body.results.map((x: { outcome: string }) => x.outcome),
+      cases.map(([, outcome]) => outcome),
+    );
   });
 });

@@ -20,14 +20,20 @@ describe('dot-segment ids', () => {
     test(`'${id}' is a 422 at body.documents.id in the single form`, async () => {
       const r = await h.api('POST', '/documents', { documents: doc({ id }) });
       assert.equal(r.status, 422, JSON.stringify(r.body));
-      assert.deepEqual(r.body.detail.map((d: { loc: unknown[] }) => d.loc), [['body', 'documents', 'id']]);
+      assert.deepEqual(
+        r.body.detail.map((d: { loc: unknown[] }) => d.loc),
+        [['body', 'documents', 'id']],
+      );
       assert.match(r.body.detail[0].msg, /'\.' or '\.\.'/);
     });
 
     test(`'${id}' is a failed entry in bulk, the rest continue`, async () => {
       const r = await h.api('POST', '/documents', { documents: [doc({ id }), doc({ id: `fine${id.length}` })] });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), ['failed', 'sent']);
+      assert.deepEqual(
+        r.body.results.map((x: { outcome: string }) => x.outcome),
+        ['failed', 'sent'],
+      );
       assert.match(r.body.results[0].message, /^id: /);
     });
   }

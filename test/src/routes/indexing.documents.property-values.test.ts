@@ -11,16 +11,27 @@ let h: DocsHarness;
 
 before(async () => {
   h = await docsHarness();
-  assert.equal((await h.api('POST', '/datasources', {
-    name: 'wiki', display_name: 'Wiki',
-    object_definitions: [{ name: 'page', property_definitions: [{ name: 'pages', display_label: 'Pages', property_type: 'INTEGER' }] }],
-  })).status, 200);
+  assert.equal(
+    (
+      await h.api('POST', '/datasources', {
+        name: 'wiki',
+        display_name: 'Wiki',
+        object_definitions: [
+          { name: 'page', property_definitions: [{ name: 'pages', display_label: 'Pages', property_type: 'INTEGER' }] },
+        ],
+      })
+    ).status,
+    200,
+  );
 });
 after(() => h.close());
 
 /** A push body whose first document's `pages` value is the raw JSON `valueJson`. */
 const withValue = (valueJson: string, bulk: boolean) => {
-  const item = JSON.stringify(doc({ custom_properties: [{ name: 'pages', value: 0 }] })).replace('"value":0', `"value":${valueJson}`);
+  const item = JSON.stringify(doc({ custom_properties: [{ name: 'pages', value: 0 }] })).replace(
+    '"value":0',
+    `"value":${valueJson}`,
+  );
   return `{"documents":${bulk ? `[${item}]` : item}}`;
 };
 const push = (body: string) => h.call('POST', '/api/indexing/documents', h.key, body);

@@ -15,7 +15,9 @@ before(async () => {
   await h.api('POST', '/datasources', {
     name: 'wiki',
     display_name: 'Wiki',
-    object_definitions: [{ name: 'page', property_definitions: [{ name: 'due', display_label: 'Due', property_type: 'DATE' }] }],
+    object_definitions: [
+      { name: 'page', property_definitions: [{ name: 'due', display_label: 'Due', property_type: 'DATE' }] },
+    ],
   });
 });
 after(() => h.close());
@@ -29,7 +31,9 @@ test('a last_modified on a day that does not exist is a 422 validation error', a
 });
 
 test('a DATE custom property on a day that does not exist is INVALID_PROPERTY_TYPE', async () => {
-  const r = await h.api('POST', '/documents', { documents: doc({ id: 'bad-prop', custom_properties: [{ name: 'due', value: '2026-02-30' }] }) });
+  const r = await h.api('POST', '/documents', {
+    documents: doc({ id: 'bad-prop', custom_properties: [{ name: 'due', value: '2026-02-30' }] }),
+  });
   assert.equal(r.status, 422, `${r.status} ${JSON.stringify(r.body)}`);
   assert.equal(r.body.details?.error_code, 'INVALID_PROPERTY_TYPE');
 });

@@ -12,7 +12,14 @@ before(async () => {
     name: 'wiki',
     display_name: 'Wiki',
     subs: [{ name: 'HR' }, { name: 'Policies', parent_key: 'hr' }],
-    object_definitions: [{ name: 'page', property_definitions: [{ name: 'pages', display_label: 'Pages', is_searchable: false, property_type: 'INTEGER' }] }],
+    object_definitions: [
+      {
+        name: 'page',
+        property_definitions: [
+          { name: 'pages', display_label: 'Pages', is_searchable: false, property_type: 'INTEGER' },
+        ],
+      },
+    ],
   });
   assert.equal(ds.status, 200);
 });
@@ -45,7 +52,12 @@ describe('single form', () => {
 
   test('same id, same last_modified and same tokens: already_indexed, edits ignored, nothing queued', async () => {
     const before = h.documents.queue.next;
-    const r = await h.api('POST', '/documents', { documents: doc({ title: 'Edited title', body: { mime_type: 'text/plain', text_content: 'different words entirely' } }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({
+        title: 'Edited title',
+        body: { mime_type: 'text/plain', text_content: 'different words entirely' },
+      }),
+    });
     assert.equal(r.body.results[0].outcome, 'already_indexed');
     assert.equal(h.documents.queue.next, before, 'nothing was queued');
     await h.commit();
@@ -53,11 +65,20 @@ describe('single form', () => {
   });
 
   test('a new last_modified or a permission change is sent again and replaces the document', async () => {
-    let r = await h.api('POST', '/documents', { documents: doc({ last_modified: '2026-02-01T00:00:00Z', body: { mime_type: 'text/plain', text_content: 'bicycles are reimbursed' } }) });
+    let r = await h.api('POST', '/documents', {
+      documents: doc({
+        last_modified: '2026-02-01T00:00:00Z',
+        body: { mime_type: 'text/plain', text_content: 'bicycles are reimbursed' },
+      }),
+    });
     assert.equal(r.body.results[0].outcome, 'sent');
-    r = await h.api('POST', '/documents', { documents: doc({ last_modified: '2026-02-01T00:00:00Z', permissions: { allowed_users: [{ email: 'a@x.org' }] } }) });
+    r = await h.api('POST', '/documents', {
+      documents: doc({ last_modified: '2026-02-01T00:00:00Z', permissions: { allowed_users: [{ email: 'a@x.org' }] } }),
+    });
     assert.equal(r.body.results[0].outcome, 'sent');
-    r = await h.api('POST', '/documents', { documents: doc({ last_modified: '2026-02-01T00:00:00Z', permissions: { allowed_users: [{ email: 'A@X.org' }] } }) });
+    r = await h.api('POST', '/documents', {
+      documents: doc({ last_modified: '2026-02-01T00:00:00Z', permissions: { allowed_users: [{ email: 'A@X.org' }] } }),
+    });
     assert.equal(r.body.results[0].outcome, 'already_indexed', 'emails compare lowercased');
     await h.commit();
     assert.equal(h.index.reader.searcher().numDocs, 1);
@@ -73,18 +94,25 @@ describe('single form', () => {
     const r = await h.api('POST', '/documents', { documents: doc({ id: 'bad id!', file_type: 'pdf' }) });
     assert.equal(r.status, 422);
     const locs = r.body.detail.map((d: { loc: unknown[] }) => d.loc);
-    assert.deepEqual(locs, [['body', 'documents', 'id'], ['body', 'documents', 'file_type']]);
+    assert.deepEqual(locs, [
+      ['body', 'documents', 'id'],
+      ['body', 'documents', 'file_type'],
+    ]);
   });
 
   test('both text_content and binary_base64 is 422', async () => {
-    const r = await h.api('POST', '/documents', { documents: doc({ body: { mime_type: 'text/plain', text_content: 'x', binary_base64: 'eA==' } }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({ body: { mime_type: 'text/plain', text_content: 'x', binary_base64: 'eA==' } }),
+    });
     assert.equal(r.status, 422);
     assert.match(r.body.detail[0].msg, /exactly one/);
   });
 
   test('a decoded binary over INDEXING_API_MAX_BINARY_BYTES is 422', async () => {
     const big = Buffer.alloc(200_001, 1).toString('base64');
-    const r = await h.api('POST', '/documents', { documents: doc({ id: 'big', body: { mime_type: 'application/pdf', binary_base64: big } }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({ id: 'big', body: { mime_type: 'application/pdf', binary_base64: big } }),
+    });
     assert.equal(r.status, 422);
     assert.match(r.body.detail[0].msg, /exceeds the limit of 200000 bytes/);
   });
@@ -115,7 +143,9 @@ describe('single form', () => {
   });
 
   test('a computed suffix longer than 10 characters is skipped with an explanation', async () => {
-    const r = await h.api('POST', '/documents', { documents: doc({ id: 'long-suffix', title: 'notes.verylongextension' }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({ id: 'long-suffix', title: 'notes.verylongextension' }),
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.results[0].outcome, 'skipped');
     assert.match(r.body.results[0].message, /suffix 'verylongextension' is longer than 10/);
@@ -168,7 +198,15 @@ describe('binary bodies', () => {
   test('a DOCX is extracted on the server and its text is searchable', async () => {
     const b64 = (await readFile(new URL('../../extractors/fixtures/sample.docx', import.meta.url))).toString('base64');
     const r = await h.api('POST', '/documents', {
-      documents: doc({ id: 'docx-1', title: 'Quarterly report', file_type: 'file', body: { mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', binary_base64: b64 } }),
+      documents: doc({
+        id: 'docx-1',
+        title: 'Quarterly report',
+        file_type: 'file',
+        body: {
+          mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          binary_base64: b64,
+        },
+      }),
     });
     assert.equal(r.body.results[0].outcome, 'sent');
     await h.commit();
@@ -180,7 +218,13 @@ describe('binary bodies', () => {
   });
 
   test('a corrupt binary is accepted, then fails in the pipeline with the extraction message', async () => {
-    const r = await h.api('POST', '/documents', { documents: doc({ id: 'broken', file_type: 'file', body: { mime_type: 'application/pdf', binary_base64: Buffer.from('not a pdf at all').toString('base64') } }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({
+        id: 'broken',
+        file_type: 'file',
+        body: { mime_type: 'application/pdf', binary_base64: Buffer.from('not a pdf at all').toString('base64') },
+      }),
+    });
     assert.equal(r.body.results[0].outcome, 'sent');
     await h.commit();
     const st = await h.api('GET', '/documents/wiki/broken');

@@ -33,18 +33,25 @@ describe('already_indexed before the suffix rule', () => {
 
   test('the same in bulk', async () => {
     const r = await h.api('POST', '/documents', { documents: [doc({ title: 'Kickoff.Announcements' })] });
-    assert.deepEqual(r.body.results.map((x: { outcome: string }) => x.outcome), ['already_indexed']);
+    assert.deepEqual(
+      r.body.results.map((x: { outcome: string }) => x.outcome),
+      ['already_indexed'],
+    );
     await h.commit();
     assert.ok(indexed());
   });
 
   test('with a new last_modified the document is skipped and removed', async () => {
-    const r = await h.api('POST', '/documents', { documents: doc({ title: 'Kickoff.Announcements', last_modified: '2026-05-01T00:00:00Z' }) });
+    const r = await h.api('POST', '/documents', {
+      documents: doc({ title: 'Kickoff.Announcements', last_modified: '2026-05-01T00:00:00Z' }),
+    });
     assert.equal(r.body.results[0].outcome, 'skipped');
     await h.commit();
     assert.ok(!indexed());
     // Skipped: no accepted version, so the same push is skipped again rather than already_indexed.
-    const again = await h.api('POST', '/documents', { documents: doc({ title: 'Kickoff.Announcements', last_modified: '2026-05-01T00:00:00Z' }) });
+    const again = await h.api('POST', '/documents', {
+      documents: doc({ title: 'Kickoff.Announcements', last_modified: '2026-05-01T00:00:00Z' }),
+    });
     assert.equal(again.body.results[0].outcome, 'skipped');
   });
 });

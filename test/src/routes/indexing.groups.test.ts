@@ -47,16 +47,28 @@ test('POST /groups: 404 datasource missing, 409 duplicate, 422 missing name', as
   assert.deepEqual(dup.body, { detail: "Group 'g' already exists in datasource 'ds'" });
   const missing = await f.call('POST', '/groups', { datasource: 'ds', group: {} });
   assert.equal(missing.status, 422);
-  assert.deepEqual(missing.body.detail.map((i: any) => [i.type, i.loc]), [['missing', ['body', 'group', 'name']]]);
+  assert.deepEqual(
+    missing.body.detail.map((i: any) => [i.type, i.loc]),
+    [['missing', ['body', 'group', 'name']]],
+  );
 });
 
 test('PUT /groups/{datasource}/{group_name} renames; memberships follow', async () => {
   const f = await withDatasource();
   await f.call('POST', '/users', { datasource: 'ds', user: { email: 'a@x.com' } });
   for (const name of ['old', 'parent', 'child']) await f.call('POST', '/groups', { datasource: 'ds', group: { name } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'old', member_email: 'a@x.com' } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'parent', member_group_name: 'old' } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'old', member_group_name: 'child' } });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'old', member_email: 'a@x.com' },
+  });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'parent', member_group_name: 'old' },
+  });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'old', member_group_name: 'child' },
+  });
   const res = await f.call('PUT', '/groups/ds/old', { group_name: 'new' });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, { datasource: 'ds', group: { name: 'new' }, previous_name: 'old' });
@@ -102,9 +114,18 @@ test('DELETE /groups/{datasource}/{group_name} removes the group and every membe
   const f = await withDatasource();
   await f.call('POST', '/users', { datasource: 'ds', user: { email: 'a@x.com' } });
   for (const name of ['top', 'mid', 'low']) await f.call('POST', '/groups', { datasource: 'ds', group: { name } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'top', member_group_name: 'mid' } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'mid', member_group_name: 'low' } });
-  await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'mid', member_email: 'a@x.com' } });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'top', member_group_name: 'mid' },
+  });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'mid', member_group_name: 'low' },
+  });
+  await f.call('POST', '/memberships', {
+    datasource: 'ds',
+    membership: { group_name: 'mid', member_email: 'a@x.com' },
+  });
   const res = await f.call('DELETE', '/groups/ds/mid');
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, { datasource: 'ds', group: { name: 'mid' }, deleted: true, memberships_removed: 3 });

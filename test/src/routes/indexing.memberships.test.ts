@@ -16,15 +16,25 @@ test('POST /memberships adds a user or a nested group', async () => {
   const f = await world();
   const user = await f.add({ group_name: 'a', member_email: ' A@X.COM' });
   assert.equal(user.status, 200);
-  assert.deepEqual(user.body, { datasource: 'ds', membership: { group_name: 'a', member_type: 'user', member_email: 'a@x.com' } });
+  assert.deepEqual(user.body, {
+    datasource: 'ds',
+    membership: { group_name: 'a', member_type: 'user', member_email: 'a@x.com' },
+  });
   const group = await f.add({ group_name: 'a', member_group_name: 'b' });
   assert.equal(group.status, 200);
-  assert.deepEqual(group.body, { datasource: 'ds', membership: { group_name: 'a', member_type: 'group', member_group_name: 'b' } });
+  assert.deepEqual(group.body, {
+    datasource: 'ds',
+    membership: { group_name: 'a', member_type: 'group', member_group_name: 'b' },
+  });
 });
 
 test('POST /memberships: not exactly one of member_email and member_group_name is 422 at body.membership', async () => {
   const f = await world();
-  for (const m of [{ group_name: 'a' }, { group_name: 'a', member_email: 'a@x.com', member_group_name: 'b' }, { group_name: 'a', member_email: ' ', member_group_name: null }]) {
+  for (const m of [
+    { group_name: 'a' },
+    { group_name: 'a', member_email: 'a@x.com', member_group_name: 'b' },
+    { group_name: 'a', member_email: ' ', member_group_name: null },
+  ]) {
     const res = await f.add(m);
     assert.equal(res.status, 422, JSON.stringify(m));
     assert.deepEqual(res.body, {
@@ -41,7 +51,10 @@ test('POST /memberships: not exactly one of member_email and member_group_name i
   }
   const noGroup = await f.add({ member_email: 'a@x.com' });
   assert.equal(noGroup.status, 422);
-  assert.deepEqual(noGroup.body.detail.map((i: any) => [i.type, i.loc]), [['missing', ['body', 'membership', 'group_name']]]);
+  assert.deepEqual(
+    noGroup.body.detail.map((i: any) => [i.type, i.loc]),
+    [['missing', ['body', 'membership', 'group_name']]],
+  );
 });
 
 test('POST /memberships: 404 datasource, parent group, referenced user or member group missing', async () => {
@@ -91,11 +104,23 @@ test('DELETE /memberships/{datasource}/{group}/{member_type}/{member_id} removes
   await f.add({ group_name: 'a', member_group_name: 'b' });
   const u = await f.call('DELETE', '/memberships/ds/a/user/A%40X.com');
   assert.equal(u.status, 200);
-  assert.deepEqual(u.body, { datasource: 'ds', membership: { group_name: 'a', member_type: 'user', member_email: 'a@x.com' }, deleted: true });
+  assert.deepEqual(u.body, {
+    datasource: 'ds',
+    membership: { group_name: 'a', member_type: 'user', member_email: 'a@x.com' },
+    deleted: true,
+  });
   const g = await f.call('DELETE', '/memberships/ds/a/group/b');
   assert.equal(g.status, 200);
-  assert.deepEqual(g.body, { datasource: 'ds', membership: { group_name: 'a', member_type: 'group', member_group_name: 'b' }, deleted: true });
-  assert.deepEqual((await f.call('GET', '/groups/ds')).body.groups[0], { name: 'a', member_emails: [], member_groups: [] });
+  assert.deepEqual(g.body, {
+    datasource: 'ds',
+    membership: { group_name: 'a', member_type: 'group', member_group_name: 'b' },
+    deleted: true,
+  });
+  assert.deepEqual((await f.call('GET', '/groups/ds')).body.groups[0], {
+    name: 'a',
+    member_emails: [],
+    member_groups: [],
+  });
 });
 
 test('DELETE /memberships: 400 unknown member_type, 404 for each missing piece', async () => {

@@ -31,7 +31,9 @@ test('POST /datasources/{name}/subs adds top-level and child subs; 404, 400, 409
   assert.deepEqual(top.body.subs, [{ key: 'sales_team', name: 'Sales Team', value: 'ds__sales_team', children: [] }]);
   const child = await f.call('POST', '/datasources/ds/subs', { name: 'EMEA', key: 'emea', parent_key: 'sales_team' });
   assert.equal(child.status, 200);
-  assert.deepEqual(child.body.subs[0].children, [{ key: 'emea', name: 'EMEA', parent_key: 'sales_team', value: 'ds__sales_team__emea' }]);
+  assert.deepEqual(child.body.subs[0].children, [
+    { key: 'emea', name: 'EMEA', parent_key: 'sales_team', value: 'ds__sales_team__emea' },
+  ]);
 
   const cases: [unknown, number, unknown][] = [
     [{ name: 'Sales Team' }, 409, { detail: "Sub 'sales_team' already exists in datasource 'ds'" }],
@@ -72,7 +74,10 @@ test('DELETE /datasources/{name}/subs/{key} removes the sub and its children; ch
   await f.call('POST', '/datasources/hr_wiki/subs', { name: 'Bonus', parent_key: 'eng' });
   const withChildren = await f.call('DELETE', '/datasources/hr_wiki/subs/eng');
   assert.equal(withChildren.status, 200);
-  assert.deepEqual(withChildren.body.subs.map((s: any) => s.key), ['human_resources']);
+  assert.deepEqual(
+    withChildren.body.subs.map((s: any) => s.key),
+    ['human_resources'],
+  );
   const again = await f.call('POST', '/datasources/hr_wiki/subs', { name: 'Bonus', parent_key: 'eng' });
   assert.equal(again.status, 404, 'the children went with their parent');
 

@@ -11,7 +11,10 @@ async function withDatasource() {
 
 test('POST /users creates a user with a trimmed, lowercased email', async () => {
   const f = await withDatasource();
-  const res = await f.call('POST', '/users', { datasource: 'ds', user: { email: '  Alice@Example.COM ', name: 'Alice' } });
+  const res = await f.call('POST', '/users', {
+    datasource: 'ds',
+    user: { email: '  Alice@Example.COM ', name: 'Alice' },
+  });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, { datasource: 'ds', user: { email: 'alice@example.com', name: 'Alice' } });
   const noName = await f.call('POST', '/users', { datasource: 'ds', user: { email: 'bob@example.com' } });
@@ -70,7 +73,10 @@ test('PUT /users/{datasource}/{email} updates the name; lookups are case-insensi
   assert.deepEqual(cleared.body.user, { email: 'a@x.com', name: null });
   const noBody = await f.call('PUT', '/users/ds/a@x.com', {});
   assert.equal(noBody.status, 422);
-  assert.deepEqual(noBody.body.detail.map((i: any) => [i.type, i.loc]), [['missing', ['body', 'name']]]);
+  assert.deepEqual(
+    noBody.body.detail.map((i: any) => [i.type, i.loc]),
+    [['missing', ['body', 'name']]],
+  );
 });
 
 test('PUT /users: 400 empty email path parameter, 404 datasource or user missing', async () => {
@@ -93,8 +99,15 @@ test('DELETE /users/{datasource}/{email} removes the user and its memberships', 
   await f.call('POST', '/memberships', { datasource: 'ds', membership: { group_name: 'g', member_email: 'a@x.com' } });
   const res = await f.call('DELETE', '/users/ds/A@x.com');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { datasource: 'ds', user: { email: 'a@x.com', name: null }, deleted: true, memberships_removed: 1 });
-  assert.deepEqual((await f.call('GET', '/groups/ds')).body.groups, [{ name: 'g', member_emails: [], member_groups: [] }]);
+  assert.deepEqual(res.body, {
+    datasource: 'ds',
+    user: { email: 'a@x.com', name: null },
+    deleted: true,
+    memberships_removed: 1,
+  });
+  assert.deepEqual((await f.call('GET', '/groups/ds')).body.groups, [
+    { name: 'g', member_emails: [], member_groups: [] },
+  ]);
   const again = await f.call('DELETE', '/users/ds/a@x.com');
   assert.equal(again.status, 404);
   assert.equal((await f.call('DELETE', '/users/nope/a@x.com')).status, 404);

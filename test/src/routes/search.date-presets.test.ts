@@ -25,10 +25,16 @@ before(async () => {
   h = await searchHarness({ now: () => NOW });
   assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
   await h.register('wiki', ann.email);
-  await h.push(Object.entries(DATES).map(([id, last_modified]) => ({
-    datasource: 'wiki', id, title: `Report ${id}`, file_type: 'wiki', last_modified,
-    body: { mime_type: 'text/plain', text_content: 'Quarterly report on warehouse logistics.' },
-  })));
+  await h.push(
+    Object.entries(DATES).map(([id, last_modified]) => ({
+      datasource: 'wiki',
+      id,
+      title: `Report ${id}`,
+      file_type: 'wiki',
+      last_modified,
+      body: { mime_type: 'text/plain', text_content: 'Quarterly report on warehouse logistics.' },
+    })),
+  );
   await h.commit();
 });
 after(() => h.close());

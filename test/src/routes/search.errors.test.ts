@@ -10,7 +10,15 @@ before(async () => {
   h = await searchHarness();
   assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
   await h.register('wiki', me.email);
-  await h.push([{ datasource: 'wiki', id: 'a', title: 'Travel policy', file_type: 'wiki', body: { mime_type: 'text/plain', text_content: 'trains and planes' } }]);
+  await h.push([
+    {
+      datasource: 'wiki',
+      id: 'a',
+      title: 'Travel policy',
+      file_type: 'wiki',
+      body: { mime_type: 'text/plain', text_content: 'trains and planes' },
+    },
+  ]);
   await h.commit();
 });
 after(() => h.close());
@@ -36,7 +44,13 @@ describe('query', () => {
     assert.deepEqual(await only(''), { type: 'missing', loc: ['query', 'query'], msg: 'Field required', input: null });
   });
   test('empty is string_too_short', async () => {
-    assert.deepEqual(await only('query='), { type: 'string_too_short', loc: ['query', 'query'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } });
+    assert.deepEqual(await only('query='), {
+      type: 'string_too_short',
+      loc: ['query', 'query'],
+      msg: 'String should have at least 1 character',
+      input: '',
+      ctx: { min_length: 1 },
+    });
   });
   test('over 8192 characters is string_too_long', async () => {
     const d = await only(`query=${'a'.repeat(8193)}`);
@@ -49,18 +63,40 @@ describe('count and start_page', () => {
   test('not an integer is int_parsing with the raw input', async () => {
     for (const bad of ['abc', '1.5', '', '1e2']) {
       assert.deepEqual(await only(`query=x&count=${encodeURIComponent(bad)}`), {
-        type: 'int_parsing', loc: ['query', 'count'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: bad,
+        type: 'int_parsing',
+        loc: ['query', 'count'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: bad,
       });
     }
   });
   test('bounds are greater_than_equal / less_than_equal with ctx and the raw input', async () => {
-    assert.deepEqual(await only('query=x&count=0'), { type: 'greater_than_equal', loc: ['query', 'count'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } });
-    assert.deepEqual(await only('query=x&count=101'), { type: 'less_than_equal', loc: ['query', 'count'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } });
-    assert.deepEqual(await only('query=x&start_page=-1'), { type: 'greater_than_equal', loc: ['query', 'start_page'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } });
+    assert.deepEqual(await only('query=x&count=0'), {
+      type: 'greater_than_equal',
+      loc: ['query', 'count'],
+      msg: 'Input should be greater than or equal to 1',
+      input: '0',
+      ctx: { ge: 1 },
+    });
+    assert.deepEqual(await only('query=x&count=101'), {
+      type: 'less_than_equal',
+      loc: ['query', 'count'],
+      msg: 'Input should be less than or equal to 100',
+      input: '101',
+      ctx: { le: 100 },
+    });
+    assert.deepEqual(await only('query=x&start_page=-1'), {
+      type: 'greater_than_equal',
+      loc: ['query', 'start_page'],
+      msg: 'Input should be greater than or equal to 0',
+      input: '-1',
+      ctx: { ge: 0 },
+    });
     assert.equal((await only('query=x&start_page=x')).type, 'int_parsing');
   });
   test('Pydantic-lax integers are accepted: whitespace, sign, trailing .0', async () => {
-    for (const ok of [' 10 ', '+10', '10.0', '100', '1']) assert.equal((await h.search(me, `query=x&count=${encodeURIComponent(ok)}`)).status, 200, ok);
+    for (const ok of [' 10 ', '+10', '10.0', '100', '1'])
+      assert.equal((await h.search(me, `query=x&count=${encodeURIComponent(ok)}`)).status, 200, ok);
   });
 });
 
@@ -82,10 +118,25 @@ describe('lists and dates', () => {
     assert.equal((await only('query=x&data_source=Not-A-Name')).type, 'value_error');
   });
   test('last_modified_date: presets and exact ranges pass; anything else is a value_error', async () => {
-    for (const ok of ['allTimes', 'threeday', 'week', 'month', 'threemonth', 'year', 'fiveyear', '2026-01-01T00:00:00.000Z_2026-02-01T00:00:00.000Z']) {
+    for (const ok of [
+      'allTimes',
+      'threeday',
+      'week',
+      'month',
+      'threemonth',
+      'year',
+      'fiveyear',
+      '2026-01-01T00:00:00.000Z_2026-02-01T00:00:00.000Z',
+    ]) {
       assert.equal((await h.search(me, `query=x&last_modified_date=${ok}`)).status, 200, ok);
     }
-    for (const bad of ['decade', '2026-01-01_2026-02-01', '2026-01-01T00:00:00Z_2026-02-01T00:00:00Z', '2026-02-30T00:00:00.000Z_2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z_2026-02-01T00:00:00.000Z']) {
+    for (const bad of [
+      'decade',
+      '2026-01-01_2026-02-01',
+      '2026-01-01T00:00:00Z_2026-02-01T00:00:00Z',
+      '2026-02-30T00:00:00.000Z_2026-03-01T00:00:00.000Z',
+      '2026-03-01T00:00:00.000Z_2026-02-01T00:00:00.000Z',
+    ]) {
       const d = await only(`query=x&last_modified_date=${bad}`);
       assert.equal(d.type, 'value_error', bad);
       assert.deepEqual(d.loc, ['query', 'last_modified_date']);
@@ -104,7 +155,10 @@ describe('FastAPI behaviour', () => {
   test('several bad parameters give one item each, in parameter order', async () => {
     const r = await h.search(me, 'count=0&start_page=x&file_type=zip');
     assert.equal(r.status, 422);
-    assert.deepEqual(r.body.detail.map((d: { loc: string[] }) => d.loc[1]), ['query', 'count', 'file_type', 'start_page']);
+    assert.deepEqual(
+      r.body.detail.map((d: { loc: string[] }) => d.loc[1]),
+      ['query', 'count', 'file_type', 'start_page'],
+    );
   });
   test('unknown parameters are ignored; a repeated parameter counts with its last value', async () => {
     assert.equal((await h.search(me, 'query=trains&foo=bar&page=2')).status, 200);

@@ -27,7 +27,11 @@ test('a naive last_modified is UTC for date filters, in any server time zone', a
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body.results.map((x: { id: string }) => x.id).sort();
     };
-    assert.deepEqual(await ids('2026-01-01T23:00:00.000Z_2026-01-01T23:59:59.999Z'), ['wiki:naive', 'wiki:space', 'wiki:zoned']);
+    assert.deepEqual(await ids('2026-01-01T23:00:00.000Z_2026-01-01T23:59:59.999Z'), [
+      'wiki:naive',
+      'wiki:space',
+      'wiki:zoned',
+    ]);
     assert.deepEqual(await ids('2026-01-02T00:00:00.000Z_2026-01-02T00:00:00.000Z'), ['wiki:day']);
   } finally {
     await h.close();

@@ -21,13 +21,28 @@ before(async () => {
   h = await searchHarness();
   await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' });
   await h.register('wiki', me.email);
-  await h.push([{ datasource: 'wiki', id: 'a', title: 'Alpha', file_type: 'wiki', path: 'A > B', body: { mime_type: 'text/plain', text_content: 'alpha beta gamma' } }]);
+  await h.push([
+    {
+      datasource: 'wiki',
+      id: 'a',
+      title: 'Alpha',
+      file_type: 'wiki',
+      path: 'A > B',
+      body: { mime_type: 'text/plain', text_content: 'alpha beta gamma' },
+    },
+  ]);
   await h.commit();
   assert.equal((await h.app.request('/api/beta/openapi.json')).status, 401, 'a bearer credential is required');
-  const r = await h.app.request('/api/beta/openapi.json', { headers: { authorization: `Bearer ${await h.personal(me.email)}` } });
+  const r = await h.app.request('/api/beta/openapi.json', {
+    headers: { authorization: `Bearer ${await h.personal(me.email)}` },
+  });
   assert.equal(r.status, 200);
   doc = await r.json();
-  assert.equal((await h.app.request('/api/beta/openapi.json', { headers: { authorization: `Bearer ${h.key}` } })).status, 200, 'a service-account key will do');
+  assert.equal(
+    (await h.app.request('/api/beta/openapi.json', { headers: { authorization: `Bearer ${h.key}` } })).status,
+    200,
+    'a service-account key will do',
+  );
 });
 after(() => h.close());
 
@@ -46,20 +61,53 @@ function actions(schema: any): any[] {
 const requirement = (schema: any, type: string) => actions(schema).find((a) => a.type === type)?.requirement;
 
 const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-const SCHEMA_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf',
-  'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'default', 'description', 'title', 'examples', '$ref', 'format']);
+const SCHEMA_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'default',
+  'description',
+  'title',
+  'examples',
+  '$ref',
+  'format',
+]);
 
 function checkSchema(s: any, where: string, refs: string[]): void {
   assert.ok(s && typeof s === 'object' && !Array.isArray(s), `${where}: schema object`);
   for (const [k, val] of Object.entries(s)) {
     assert.ok(SCHEMA_KEYWORDS.has(k) || k.startsWith('x-'), `${where}: unknown keyword ${k}`);
     if (k === '$ref') refs.push(val as string);
-    if (k === 'type') assert.ok(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'].includes(val as string), `${where}: type ${val}`);
+    if (k === 'type')
+      assert.ok(
+        ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'].includes(val as string),
+        `${where}: type ${val}`,
+      );
     if (k === 'pattern') assert.doesNotThrow(() => new RegExp(val as string, 'u'), `${where}: pattern compiles`);
     if (k === 'properties') for (const [p, ps] of Object.entries(val as object)) checkSchema(ps, `${where}.${p}`, refs);
-    if (k === 'items' || (k === 'additionalProperties' && typeof val === 'object')) checkSchema(val, `${where}.${k}`, refs);
-    if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') (val as any[]).forEach((x, i) => checkSchema(x, `${where}.${k}[${i}]`, refs));
-    if (k === 'required') assert.ok((val as string[]).every((r) => r in (s.properties ?? {})), `${where}: required names exist`);
+    if (k === 'items' || (k === 'additionalProperties' && typeof val === 'object'))
+      checkSchema(val, `${where}.${k}`, refs);
+    if (k === 'anyOf' || k === 'oneOf' || k === 'allOf')
+      (val as any[]).forEach((x, i) => checkSchema(x, `${where}.${k}[${i}]`, refs));
+    if (k === 'required')
+      assert.ok(
+        (val as string[]).every((r) => r in (s.properties ?? {})),
+        `${where}: required names exist`,
+      );
   }
 }
 
@@ -78,7 +126,8 @@ describe('OpenAPI 3.1 structure', () => {
         for (const [code, resp] of Object.entries<any>(op.responses)) {
           assert.match(code, /^[1-5]\d\d$|^default$/);
           assert.equal(typeof resp.description, 'string');
-          for (const media of Object.values<any>(resp.content ?? {})) checkSchema(media.schema, `${path} ${code}`, refs);
+          for (const media of Object.values<any>(resp.content ?? {}))
+            checkSchema(media.schema, `${path} ${code}`, refs);
         }
         const names = new Set<string>();
         for (const p of op.parameters) {
@@ -104,7 +153,10 @@ describe('parameters are the validator', () => {
 
   test('one query parameter per validator entry, in order, required iff the validator requires it', () => {
     const entries = Object.entries<any>(SearchQuerySchema.entries);
-    assert.deepEqual(params().map((p) => p.name), entries.map(([n]) => n));
+    assert.deepEqual(
+      params().map((p) => p.name),
+      entries.map(([n]) => n),
+    );
     for (const [name, s] of entries) {
       const p = params().find((x) => x.name === name);
       assert.equal(p.in, 'query');
@@ -146,16 +198,20 @@ describe('parameters are the validator', () => {
         }
       }
       const enums = [...(s.enum ?? []), ...(s.anyOf ?? []).flatMap((x: any) => x.enum ?? [])];
-      for (const e of enums) assert.doesNotThrow(() => validateSearchQuery({ query: 'x', [p.name]: e }), `${p.name}=${e}`);
+      for (const e of enums)
+        assert.doesNotThrow(() => validateSearchQuery({ query: 'x', [p.name]: e }), `${p.name}=${e}`);
       if (s.pattern) {
-        assert.throws(() => validateSearchQuery({ query: 'x', [p.name]: 'Not Valid!' }), `${p.name} rejects what its pattern rejects`);
+        assert.throws(
+          () => validateSearchQuery({ query: 'x', [p.name]: 'Not Valid!' }),
+          `${p.name} rejects what its pattern rejects`,
+        );
         assert.doesNotThrow(() => validateSearchQuery({ query: 'x', [p.name]: s.default }));
       }
     }
   });
 });
 
-describe('responses are the server\'s', () => {
+describe("responses are the server's", () => {
   test('a real result validates against the documented record, whose properties are the whitelist', async () => {
     const r = await h.search(me, { query: 'alpha' });
     assert.equal(r.status, 200);

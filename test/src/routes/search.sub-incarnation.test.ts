@@ -13,7 +13,11 @@ import { searchHarness, type SearchHarness } from '../search/harness.ts';
 let h: SearchHarness;
 before(async () => {
   h = await searchHarness();
-  await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki', subs: [{ name: 'Top' }, { name: 'Kid', parent_key: 'top' }] });
+  await h.api('POST', '/datasources', {
+    name: 'wiki',
+    display_name: 'Wiki',
+    subs: [{ name: 'Top' }, { name: 'Kid', parent_key: 'top' }],
+  });
   await h.register('wiki', 'ann@x.org');
 });
 after(() => h.close());
@@ -26,7 +30,15 @@ const subsOf = async (query: string) => {
 };
 
 test('a re-created child sub does not re-bind; the parent binding stays; a re-index re-binds', async () => {
-  const doc = { datasource: 'wiki', id: 'k1', title: 'Kestrel notes', file_type: 'wiki', data_source_sub: 'top', data_source_sub_sub: 'kid', last_modified: '2026-01-01' };
+  const doc = {
+    datasource: 'wiki',
+    id: 'k1',
+    title: 'Kestrel notes',
+    file_type: 'wiki',
+    data_source_sub: 'top',
+    data_source_sub_sub: 'kid',
+    last_modified: '2026-01-01',
+  };
   await h.push([doc]);
   await h.commit();
   assert.deepEqual(await subsOf('kestrel'), ['wiki__top', 'wiki__top__kid']);
@@ -40,8 +52,15 @@ test('a re-created child sub does not re-bind; the parent binding stays; a re-in
 });
 
 test('a sub and a document from before incarnation ids are bound while the sub exists', async () => {
-  await commitIndexing(h.services.state, { type: 'indexing.sub_added', datasource: 'wiki', sub: { key: 'legacy', name: 'Legacy' }, at: new Date().toISOString() });
-  await h.push([{ datasource: 'wiki', id: 'l1', title: 'Lemming notes', file_type: 'wiki', data_source_sub: 'legacy' }]);
+  await commitIndexing(h.services.state, {
+    type: 'indexing.sub_added',
+    datasource: 'wiki',
+    sub: { key: 'legacy', name: 'Legacy' },
+    at: new Date().toISOString(),
+  });
+  await h.push([
+    { datasource: 'wiki', id: 'l1', title: 'Lemming notes', file_type: 'wiki', data_source_sub: 'legacy' },
+  ]);
   await h.commit();
   assert.deepEqual(await subsOf('lemming'), ['wiki__legacy', '']);
   assert.equal((await h.api('DELETE', '/datasources/wiki/subs/legacy')).status, 200);

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, testApp, testConfig, type TestApp, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startFakeSearxng,
+  testApp,
+  testConfig,
+  type TestApp,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 let brave: TestServer;
@@ -71,7 +78,14 @@ describe('validation', () => {
     assert.equal((await detail(await api.request(''), 422))[0].type, 'missing');
   });
   it('accepts null for optional fields', async () => {
-    const res = await api.request({ queries: ['q'], sites: null, count: null, timeout: null, deep_search: null, mode: 'engine2' });
+    const res = await api.request({
+      queries: ['q'],
+      sites: null,
+      count: null,
+      timeout: null,
+      deep_search: null,
+      mode: 'engine2',
+    });
     assert.equal(res.status, 200);
   });
 });
@@ -88,7 +102,10 @@ describe('providers not configured', () => {
 describe('provider failures', () => {
   it('502 when Brave answers HTTP 500', async () => {
     state.behaviour = 500;
-    assert.match(await detail(await api.request({ queries: ['q'] }), 502), /Brave Search answered HTTP 500.*upstream exploded/);
+    assert.match(
+      await detail(await api.request({ queries: ['q'] }), 502),
+      /Brave Search answered HTTP 500.*upstream exploded/,
+    );
     assert.match(await detail(await api.request({ queries: ['q'], mode: 'context' }), 502), /HTTP 500/);
   });
   it('answers 200 with the results of the queries that succeeded when only some fail', async () => {
@@ -97,8 +114,14 @@ describe('provider failures', () => {
     state.hits = [{ url: 'https://example.com/bad', title: 'Bad', description: 'never answered' }];
     const res = await api.request({ queries: ['good', 'bad'], mode: 'engine2' });
     assert.equal(res.status, 200);
-    assert.deepEqual((await res.json()).map((r: { url: string }) => r.url), ['https://example.com/good']);
-    assert.match(await detail(await api.request({ queries: ['bad'], mode: 'engine2' }), 502), /SearXNG answered HTTP 500/);
+    assert.deepEqual(
+      (await res.json()).map((r: { url: string }) => r.url),
+      ['https://example.com/good'],
+    );
+    assert.match(
+      await detail(await api.request({ queries: ['bad'], mode: 'engine2' }), 502),
+      /SearXNG answered HTTP 500/,
+    );
   });
   it('502 when Brave answers invalid JSON', async () => {
     state.behaviour = 'invalid-json';
@@ -111,7 +134,10 @@ describe('provider failures', () => {
   });
   it('502 with a hint when SearXNG refuses the JSON format, and for a wrong response shape', async () => {
     state.behaviour = 403;
-    assert.match(await detail(await api.request({ queries: ['q'], mode: 'engine2' }), 502), /SearXNG answered HTTP 403.*json format/);
+    assert.match(
+      await detail(await api.request({ queries: ['q'], mode: 'engine2' }), 502),
+      /SearXNG answered HTTP 403.*json format/,
+    );
   });
   it('502 when Brave rejects the subscription token', async () => {
     const wrongKey = await testApp(testConfig({ brave: brave.url, env: { BRAVE_API_KEY: 'wrong' } }));

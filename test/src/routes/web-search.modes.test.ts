@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { closeSharedPool } from '../../../extractors/index.ts';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, startSite, testApp, testConfig, type TestApp, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startFakeSearxng,
+  startSite,
+  testApp,
+  testConfig,
+  type TestApp,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 let site: TestServer;
@@ -74,19 +82,30 @@ describe('mode search', () => {
       two: [hit('/article/1?utm_source=x'), hit('/article/4/'), hit('/article/5')],
     };
     const results = await api.results({ queries: ['one', 'two'], count: 4 });
-    assert.deepEqual(results.map((r) => new URL(r.url).pathname), ['/article/1', '/article/2', '/article/4/', '/article/3']);
+    assert.deepEqual(
+      results.map((r) => new URL(r.url).pathname),
+      ['/article/1', '/article/2', '/article/4/', '/article/3'],
+    );
     const single = await api.results({ queries: ['one'], count: 1 });
     assert.equal(single.length, 1);
   });
 
   it('restricts results to sites: site: operator in the query and hits on other hosts dropped', async () => {
-    state.byQuery = { [`news site:127.0.0.1`]: [hit('/article/1'), { url: 'http://elsewhere.invalid/x', title: 'x', description: 'x' }] };
+    state.byQuery = {
+      [`news site:127.0.0.1`]: [hit('/article/1'), { url: 'http://elsewhere.invalid/x', title: 'x', description: 'x' }],
+    };
     const results = await api.results({ queries: ['news'], sites: ['127.0.0.1'] });
-    assert.deepEqual(results.map((r) => r.url), [`${site.url}/article/1`]);
+    assert.deepEqual(
+      results.map((r) => r.url),
+      [`${site.url}/article/1`],
+    );
   });
 
   it('without deep_search cuts page content; with deep_search returns full content and extra snippets as fallback', async () => {
-    state.hits = [hit('/long', 'Long', 'Long snippet', ['extra one', 'extra two']), hit('/missing', 'Gone', 'Gone snippet', ['gone extra'])];
+    state.hits = [
+      hit('/long', 'Long', 'Long snippet', ['extra one', 'extra two']),
+      hit('/missing', 'Gone', 'Gone snippet', ['gone extra']),
+    ];
     const shallow = await api.results({ queries: ['long'] });
     assert.ok(shallow[0].content.length <= 501, `length ${shallow[0].content.length}`);
     assert.equal(shallow[1].content, 'Gone snippet');
@@ -109,8 +128,16 @@ describe('mode engine2 (SearXNG)', () => {
     state.hits = [hit('/article/1', 'One', 'SearXNG snippet one'), hit('/article/2', 'Two', 'SearXNG snippet two')];
     const results = await api.results({ queries: ['q'], mode: 'engine2' });
     assert.deepEqual(results, [
-      { url: `${site.url}/article/1`, metadata: { title: 'One', description: 'SearXNG snippet one' }, content: 'SearXNG snippet one' },
-      { url: `${site.url}/article/2`, metadata: { title: 'Two', description: 'SearXNG snippet two' }, content: 'SearXNG snippet two' },
+      {
+        url: `${site.url}/article/1`,
+        metadata: { title: 'One', description: 'SearXNG snippet one' },
+        content: 'SearXNG snippet one',
+      },
+      {
+        url: `${site.url}/article/2`,
+        metadata: { title: 'Two', description: 'SearXNG snippet two' },
+        content: 'SearXNG snippet two',
+      },
     ]);
     assert.equal(site.requests.length, 0);
     assert.equal(brave.requests.length, 0);
@@ -131,8 +158,15 @@ describe('mode engine2 (SearXNG)', () => {
       { url: 'https://other.org/d', title: 'd', description: 'd' },
     ];
     state.byQuery = { 'q (site:example.com OR site:other.org)': state.hits };
-    const results = await api.results({ queries: ['q'], mode: 'engine2', sites: ['https://www.example.com/', 'other.org'] });
-    assert.deepEqual(results.map((r) => r.metadata.title), ['a', 'b', 'd']);
+    const results = await api.results({
+      queries: ['q'],
+      mode: 'engine2',
+      sites: ['https://www.example.com/', 'other.org'],
+    });
+    assert.deepEqual(
+      results.map((r) => r.metadata.title),
+      ['a', 'b', 'd'],
+    );
   });
 });
 
@@ -141,7 +175,11 @@ describe('mode context (Brave LLM context)', () => {
     state.context = {
       grounding: {
         generic: [
-          { url: `${site.url}/article/1`, title: 'Mountains', snippets: ['Mount Everest is the tallest mountain on Earth. It is in Nepal.', 'Second snippet.'] },
+          {
+            url: `${site.url}/article/1`,
+            title: 'Mountains',
+            snippets: ['Mount Everest is the tallest mountain on Earth. It is in Nepal.', 'Second snippet.'],
+          },
           { url: 'https://example.org/k2', title: 'K2', snippets: ['K2 is the second tallest mountain in the world.'] },
           { url: 'https://example.org/k2#section', title: 'K2 again', snippets: ['duplicate'] },
         ],
@@ -166,7 +204,10 @@ describe('mode context (Brave LLM context)', () => {
     const bounded = await api.results({ queries: ['tallest mountain'], mode: 'context', count: 2 });
     assert.equal(bounded.length, 2);
     const onlyK2 = await api.results({ queries: ['tallest mountain'], mode: 'context', sites: ['example.org'] });
-    assert.deepEqual(onlyK2.slice(1).map((r) => r.url), ['https://example.org/k2']);
+    assert.deepEqual(
+      onlyK2.slice(1).map((r) => r.url),
+      ['https://example.org/k2'],
+    );
   });
 
   it('returns an empty array when there are no sources; deep_search doubles the token budget', async () => {
@@ -177,7 +218,9 @@ describe('mode context (Brave LLM context)', () => {
 
 describe('default mode', () => {
   it('uses WEB_SEARCH_DEFAULT_MODE when mode is omitted', async () => {
-    const engine2 = await testApp(testConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_DEFAULT_MODE: 'engine2' } }));
+    const engine2 = await testApp(
+      testConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_DEFAULT_MODE: 'engine2' } }),
+    );
     state.hits = [hit('/article/1')];
     const res = await engine2.request({ queries: ['q'] });
     assert.equal(res.status, 200);

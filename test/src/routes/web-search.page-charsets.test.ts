@@ -9,20 +9,38 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { closeSharedPool } from '../../../extractors/index.ts';
 import type { WebSearchResult } from '../../../src/websearch/types.ts';
-import { providerState, startFakeBrave, startServer, testApp, testConfig, type TestApp, type TestServer } from '../websearch/helpers.ts';
+import {
+  providerState,
+  startFakeBrave,
+  startServer,
+  testApp,
+  testConfig,
+  type TestApp,
+  type TestServer,
+} from '../websearch/helpers.ts';
 
 /** "Привет мир" in windows-1251. */
 const CYRILLIC = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x20, 0xec, 0xe8, 0xf0]);
 const TAIL = ' says the paragraph, long enough to be the main content of this page.</p>';
 const pages: Record<string, { type: string; head: string; text?: Buffer }> = {
-  '/unknown-header-charset': { type: 'text/html; charset=utf8mb4', head: '<html><head><meta charset="windows-1251"><title>A</title></head><body><main><p>' },
+  '/unknown-header-charset': {
+    type: 'text/html; charset=utf8mb4',
+    head: '<html><head><meta charset="windows-1251"><title>A</title></head><body><main><p>',
+  },
   '/xhtml-declaration': {
     type: 'application/xhtml+xml',
     head: '<?xml version="1.0" encoding="windows-1251"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>B</title></head><body><p>',
   },
-  '/known-header-charset': { type: 'text/html; charset=windows-1251', head: '<html><head><meta charset="utf-8"><title>C</title></head><body><main><p>' },
+  '/known-header-charset': {
+    type: 'text/html; charset=windows-1251',
+    head: '<html><head><meta charset="utf-8"><title>C</title></head><body><main><p>',
+  },
   // A UTF-16 declaration in bytes that are ASCII-compatible means UTF-8.
-  '/meta-utf16': { type: 'text/html', head: '<html><head><meta charset="utf-16"><title>D</title></head><body><main><p>', text: Buffer.from('Привет мир') },
+  '/meta-utf16': {
+    type: 'text/html',
+    head: '<html><head><meta charset="utf-16"><title>D</title></head><body><main><p>',
+    text: Buffer.from('Привет мир'),
+  },
 };
 
 let site: TestServer;
@@ -51,6 +69,10 @@ describe('crawled page charsets', () => {
     assert.equal(res.status, 200);
     const results = (await res.json()) as WebSearchResult[];
     assert.equal(results.length, 4);
-    for (const r of results) assert.ok(r.content.startsWith('Привет мир says the paragraph'), `${r.metadata.title}: ${r.content.slice(0, 40)}`);
+    for (const r of results)
+      assert.ok(
+        r.content.startsWith('Привет мир says the paragraph'),
+        `${r.metadata.title}: ${r.content.slice(0, 40)}`,
+      );
   });
 });

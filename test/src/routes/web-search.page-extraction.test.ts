@@ -8,11 +8,24 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { ExtractionError, type ExtractionErrorCode, ExtractionPool, type JobRunner, type PoolJob } from '../../../extractors/index.ts';
+import {
+  ExtractionError,
+  type ExtractionErrorCode,
+  ExtractionPool,
+  type JobRunner,
+  type PoolJob,
+} from '../../../extractors/index.ts';
 import { poolPageExtractors } from '../../../src/websearch/page-content.ts';
 import type { WebSearchResult } from '../../../src/websearch/types.ts';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startServer, startSite, testApp, testConfig, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startServer,
+  startSite,
+  testApp,
+  testConfig,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 const hangWorker = new URL('../../extractors/helpers/hang-worker.ts', import.meta.url);
@@ -21,7 +34,11 @@ let site: TestServer;
 let brave: TestServer;
 let state: FakeProviderState;
 
-const hit = (base: string, path: string) => ({ url: `${base}${path}`, title: `Hit ${path}`, description: `Snippet of ${path}` });
+const hit = (base: string, path: string) => ({
+  url: `${base}${path}`,
+  title: `Hit ${path}`,
+  description: `Snippet of ${path}`,
+});
 const text = (job: PoolJob) => new TextDecoder().decode(job.bytes);
 
 before(async () => {
@@ -46,8 +63,14 @@ describe('web search page extraction in the worker pool', () => {
       const pool = {
         run: async (job: PoolJob) => {
           jobs.push(job);
-          if (text(job).includes('Article 2') || job.mediaType === 'application/pdf') throw new ExtractionError(code, `pool: ${code}`);
-          return { title: 'Pool title', description: 'Pool description', text: `Pool text of job ${jobs.length}`, truncated: false };
+          if (text(job).includes('Article 2') || job.mediaType === 'application/pdf')
+            throw new ExtractionError(code, `pool: ${code}`);
+          return {
+            title: 'Pool title',
+            description: 'Pool description',
+            text: `Pool text of job ${jobs.length}`,
+            truncated: false,
+          };
         },
       } as unknown as JobRunner;
       state.hits = [hit(site.url, '/article/1'), hit(site.url, '/article/2'), hit(site.url, '/doc.pdf')];
@@ -68,14 +91,22 @@ describe('web search page extraction in the worker pool', () => {
     });
     const real = new ExtractionPool({ size: 1, workerUrl: hangWorker });
     const jobs: PoolJob[] = [];
-    const pool: JobRunner = { run: (job) => { jobs.push(job); return real.run(job); } };
+    const pool: JobRunner = {
+      run: (job) => {
+        jobs.push(job);
+        return real.run(job);
+      },
+    };
     try {
       state.hits = [hit(hanging.url, '/page')];
       const config = testConfig({ brave: brave.url, env: { CRAWLER_PAGE_TIMEOUT_MS: '2000' } });
       const results = await search(await testApp(config, { extractors: poolPageExtractors(pool) }));
       assert.equal(jobs.length, 1);
       assert.equal(jobs[0].kind, 'main-content');
-      assert.deepEqual(results.map((r) => r.content), ['Snippet of /page']);
+      assert.deepEqual(
+        results.map((r) => r.content),
+        ['Snippet of /page'],
+      );
       assert.equal(real.replacements, 1);
     } finally {
       await Promise.all([real.close(), hanging.close()]);

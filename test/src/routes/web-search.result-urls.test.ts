@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startFakeSearxng, testApp, testConfig, type TestApp, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startFakeSearxng,
+  testApp,
+  testConfig,
+  type TestApp,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 let brave: TestServer;
@@ -14,7 +21,13 @@ let searxng: TestServer;
 let state: FakeProviderState;
 let api: TestApp;
 
-const BAD = ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', '/relative/page', '', 'mailto:x@example.com'];
+const BAD = [
+  'javascript:alert(document.cookie)',
+  'data:text/html,<script>alert(1)</script>',
+  '/relative/page',
+  '',
+  'mailto:x@example.com',
+];
 const GOOD = ['https://example.com/a', 'http://example.org/b'];
 const hits = [...BAD, ...GOOD].map((url, i) => ({ url, title: `Hit ${i}`, description: `Snippet ${i}` }));
 
@@ -38,7 +51,13 @@ describe('result URLs', () => {
 
   it('mode context leaves out such sources', async () => {
     state.context = {
-      grounding: { generic: [...BAD, ...GOOD].map((url) => ({ url, title: `T ${url}`, snippets: ['A grounded snippet sentence about q.'] })) },
+      grounding: {
+        generic: [...BAD, ...GOOD].map((url) => ({
+          url,
+          title: `T ${url}`,
+          snippets: ['A grounded snippet sentence about q.'],
+        })),
+      },
       sources: {},
     };
     const answer = await urls({ queries: ['q'], mode: 'context' });

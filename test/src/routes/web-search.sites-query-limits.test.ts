@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startSite, testApp, testConfig, type TestApp, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startSite,
+  testApp,
+  testConfig,
+  type TestApp,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 let site: TestServer;
@@ -34,12 +41,22 @@ const sent = () => brave.requests.map((r) => new URL(r.path, 'http://x').searchP
 
 describe('sites within the provider query limits', () => {
   it('20 sites: operators split over calls that each fit, every site asked for, hits on the sites answered', async () => {
-    state.hits = [{ url: `${site.url}/missing?n=1`, title: 'On the site', description: 'Snippet' }, { url: 'https://elsewhere.example.net/', title: 'Off', description: 'x' }];
+    state.hits = [
+      { url: `${site.url}/missing?n=1`, title: 'On the site', description: 'Snippet' },
+      { url: 'https://elsewhere.example.net/', title: 'Off', description: 'x' },
+    ];
     const results = await api.results({ queries: ['release notes'], sites: sites(), count: 5 });
-    assert.deepEqual(results.map((r) => r.metadata.title), ['On the site']);
+    assert.deepEqual(
+      results.map((r) => r.metadata.title),
+      ['On the site'],
+    );
     assert.ok(sent().length > 1);
     for (const q of sent()) assert.ok(q.length <= 400 && q.startsWith('release notes '), q);
-    for (const host of sites()) assert.ok(sent().some((q) => q.includes(`site:${host}`)), host);
+    for (const host of sites())
+      assert.ok(
+        sent().some((q) => q.includes(`site:${host}`)),
+        host,
+      );
   });
 
   it('a query of 400 characters with a site is sent without operators and its hits filtered by host', async () => {
@@ -53,7 +70,10 @@ describe('sites within the provider query limits', () => {
     state.hits = [{ url: `${site.url}/missing?n=3`, title: 'Found', description: 'z' }];
     const query = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
     const results = await api.results({ queries: [query], mode: 'search' });
-    assert.deepEqual(results.map((r) => r.metadata.title), ['Found']);
+    assert.deepEqual(
+      results.map((r) => r.metadata.title),
+      ['Found'],
+    );
     assert.deepEqual(sent(), [query.split(' ').slice(0, 50).join(' ')]);
   });
 });

@@ -10,7 +10,14 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressPolicy } from '../../../src/websearch/ssrf.ts';
 import {
-  type FakeProviderState, providerState, startFakeBrave, startServer, startSite, testApp, testConfig, type TestServer,
+  type FakeProviderState,
+  providerState,
+  startFakeBrave,
+  startServer,
+  startSite,
+  testApp,
+  testConfig,
+  type TestServer,
 } from '../websearch/helpers.ts';
 
 let site: TestServer;
@@ -46,7 +53,10 @@ describe('SSRF defence of the crawler through the endpoint', () => {
     const res = await api.request({ queries: ['internal'] });
     const results = (await res.json()) as { url: string; content: string }[];
     assert.equal(res.status, 200);
-    assert.deepEqual(results.map((r) => r.content), urls.map((_, i) => `snippet ${i}`));
+    assert.deepEqual(
+      results.map((r) => r.content),
+      urls.map((_, i) => `snippet ${i}`),
+    );
     assert.equal(site.requests.length, 0, 'the loopback site received no request');
   });
 
@@ -54,7 +64,11 @@ describe('SSRF defence of the crawler through the endpoint', () => {
     const only127001: AddressPolicy = (address) => (address === '127.0.0.1' ? null : 'loopback');
     const api = await testApp(testConfig({ brave: brave.url, allowPrivate: false }), { policy: only127001 });
     state.hits = [
-      { url: `${site.url}/redirect?to=${encodeURIComponent(`${inner.url}/`)}`, title: 'r', description: 'redirect snippet' },
+      {
+        url: `${site.url}/redirect?to=${encodeURIComponent(`${inner.url}/`)}`,
+        title: 'r',
+        description: 'redirect snippet',
+      },
       { url: `${site.url}/article/1`, title: 'a', description: 'article snippet' },
     ];
     const res = await api.request({ queries: ['redirect'] });

@@ -14,7 +14,8 @@ export async function searchHarness(opts: DocsHarnessOptions = {}) {
     const known = keys.get(email);
     if (known) return known;
     const acc = await h.call('POST', '/api/admin/accounts', MASTER, { email });
-    if (acc.status !== 200 && acc.status !== 201) throw new Error(`account ${email}: ${acc.status} ${JSON.stringify(acc.body)}`);
+    if (acc.status !== 200 && acc.status !== 201)
+      throw new Error(`account ${email}: ${acc.status} ${JSON.stringify(acc.body)}`);
     const k = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER, {});
     if (k.status !== 200 && k.status !== 201) throw new Error(`key ${email}: ${k.status} ${JSON.stringify(k.body)}`);
     keys.set(email, k.body.key);
@@ -22,9 +23,15 @@ export async function searchHarness(opts: DocsHarnessOptions = {}) {
   }
 
   /** GET /api/beta/search with `params` (a query string or a record) as `email`'s key, or with a raw key. */
-  async function search(who: { email: string } | { key: string | null }, params: string | Record<string, string | number>) {
+  async function search(
+    who: { email: string } | { key: string | null },
+    params: string | Record<string, string | number>,
+  ) {
     const key = 'email' in who ? await personal(who.email) : who.key;
-    const qs = typeof params === 'string' ? params : new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+    const qs =
+      typeof params === 'string'
+        ? params
+        : new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
     const headers: Record<string, string> = {};
     if (key) headers.authorization = `Bearer ${key}`;
     const res = await h.app.request(`/api/beta/search?${qs}`, { headers });
@@ -44,8 +51,11 @@ export async function searchHarness(opts: DocsHarnessOptions = {}) {
   async function push(docs: Record<string, unknown>[]) {
     for (let i = 0; i < docs.length; i += 100) {
       const r = await h.api('POST', '/documents', { documents: docs.slice(i, i + 100) });
-      const bad = (r.body?.results ?? []).filter((x: { outcome: string }) => x.outcome !== 'sent' && x.outcome !== 'already_indexed');
-      if (r.status !== 200 || bad.length > 0) throw new Error(`push: ${r.status} ${JSON.stringify(bad.length ? bad : r.body)}`);
+      const bad = (r.body?.results ?? []).filter(
+        (x: { outcome: string }) => x.outcome !== 'sent' && x.outcome !== 'already_indexed',
+      );
+      if (r.status !== 200 || bad.length > 0)
+        throw new Error(`push: ${r.status} ${JSON.stringify(bad.length ? bad : r.body)}`);
     }
   }
 

@@ -5,7 +5,10 @@ import { escapeHtml, highlightMarkup } from '../../../src/search/markup.ts';
 import { prng } from '../indexing/prng.ts';
 
 test('escapes the five HTML-special characters', () => {
-  assert.equal(escapeHtml(`<a href="x" onclick='y'>&amp;</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;');
+  assert.equal(
+    escapeHtml(`<a href="x" onclick='y'>&amp;</a>`),
+    '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;',
+  );
 });
 
 test('wraps ranges and escapes matched and unmatched text', () => {
@@ -15,8 +18,21 @@ test('wraps ranges and escapes matched and unmatched text', () => {
 });
 
 test('overlapping, unsorted, out-of-bounds and malformed ranges are normalised', () => {
-  assert.equal(highlightMarkup('abcdef', [[3, 5], [0, 2], [1, 3]]), '<em>abcde</em>f');
-  assert.equal(highlightMarkup('abc', [[-5, 1], [2, 99]]), '<em>a</em>b<em>c</em>');
+  assert.equal(
+    highlightMarkup('abcdef', [
+      [3, 5],
+      [0, 2],
+      [1, 3],
+    ]),
+    '<em>abcde</em>f',
+  );
+  assert.equal(
+    highlightMarkup('abc', [
+      [-5, 1],
+      [2, 99],
+    ]),
+    '<em>a</em>b<em>c</em>',
+  );
   assert.equal(highlightMarkup('abc', [[2, 1], [1.5, 2] as [number, number], [NaN, 2] as [number, number]]), 'abc');
 });
 
@@ -30,8 +46,17 @@ test('random hostile text: only <em> tags survive and the text round-trips', () 
     for (let n = rnd.int(4); n > 0; n--) ranges.push([rnd.int(text.length + 4) - 2, rnd.int(text.length + 4) - 2]);
     const html = highlightMarkup(text, ranges);
     const tags = html.match(/<[^>]*>/g) ?? [];
-    assert.ok(tags.every((t) => t === '<em>' || t === '</em>'), html);
-    const decoded = html.replace(/<\/?em>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    assert.ok(
+      tags.every((t) => t === '<em>' || t === '</em>'),
+      html,
+    );
+    const decoded = html
+      .replace(/<\/?em>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
     assert.equal(decoded, text);
   }
 });

@@ -3,9 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RelatedCache } from '../../../src/search/related-cache.ts';
 
-const lists = (id: string) => ({ duplicates: [], similar: [{ id, title: '', path_preview: '', data_source: 'd' }], sameThread: [] });
+const lists = (id: string) => ({
+  duplicates: [],
+  similar: [{ id, title: '', path_preview: '', data_source: 'd' }],
+  sameThread: [],
+});
 
-test('a different generation or token set never sees another scope\'s entries', () => {
+test("a different generation or token set never sees another scope's entries", () => {
   const c = new RelatedCache();
   const a = c.scope(1, ['d|*', 'd|g|x']);
   c.set(a, 'd:1', lists('d:2'));
@@ -35,18 +39,33 @@ test('similar lists are reused across snapshots only when fresh enough and every
   const c = new RelatedCache(100, 100, { minDocs: 1000, maxDrift: 0.02, maxAgeMs: 1000 });
   const v = c.viewer(['d|*']);
   const src = { segmentId: 's1', doc: 3 };
-  const item = (id: string, segmentId: string, doc: number) => ({ entry: { id, title: '', path_preview: '', data_source: 'd' }, version: { segmentId, doc } });
+  const item = (id: string, segmentId: string, doc: number) => ({
+    entry: { id, title: '', path_preview: '', data_source: 'd' },
+    version: { segmentId, doc },
+  });
   c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5), item('d:b', 's2', 0)]);
   const live = () => true;
   const at = (generation: number, numDocs: number, now: number) => ({ generation, numDocs, now });
-  assert.deepEqual(c.similar(v, src, at(2, 10_100, 500), live)?.map((d) => d.id), ['d:a', 'd:b'], 'next snapshot, 1% more docs');
+  assert.deepEqual(
+    c.similar(v, src, at(2, 10_100, 500), live)?.map((d) => d.id),
+    ['d:a', 'd:b'],
+    'next snapshot, 1% more docs',
+  );
   assert.equal(c.similar(c.viewer(['d|*', 'd|g']), src, at(2, 10_100, 500), live), undefined, 'another token set');
-  assert.equal(c.similar(v, { segmentId: 's9', doc: 3 }, at(2, 10_100, 500), live), undefined, 'another version of the source');
+  assert.equal(
+    c.similar(v, { segmentId: 's9', doc: 3 }, at(2, 10_100, 500), live),
+    undefined,
+    'another version of the source',
+  );
   assert.equal(c.similar(v, src, at(2, 10_300, 500), live), undefined, 'doc count moved by 3%');
   c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5)]);
   assert.equal(c.similar(v, src, at(2, 10_000, 1001), live), undefined, 'too old');
   c.setSimilar(v, src, { generation: 1, numDocs: 10_000, now: 0 }, [item('d:a', 's1', 5), item('d:b', 's2', 0)]);
-  assert.equal(c.similar(v, src, at(2, 10_000, 10), (x) => x.segmentId !== 's2'), undefined, 'a listed version is gone');
+  assert.equal(
+    c.similar(v, src, at(2, 10_000, 10), (x) => x.segmentId !== 's2'),
+    undefined,
+    'a listed version is gone',
+  );
   assert.equal(c.similar(v, src, at(2, 10_000, 10), live), undefined, 'dropped once stale');
   const small = new RelatedCache();
   const w = small.viewer(['t']);

@@ -15,7 +15,10 @@ import { prng } from '../indexing/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 
 const rnd = prng(5);
-const VOCAB = ['harbour', 'lantern', 'granite', 'meadow', 'copper', 'violin', 'glacier', 'saffron'].flatMap((w) => [`${w}ax`, `${w}ox`]);
+const VOCAB = ['harbour', 'lantern', 'granite', 'meadow', 'copper', 'violin', 'glacier', 'saffron'].flatMap((w) => [
+  `${w}ax`,
+  `${w}ox`,
+]);
 const USER = 'ann@example.com';
 const N = 60;
 const directory = new MemoryDirectory();

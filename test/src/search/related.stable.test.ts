@@ -27,7 +27,10 @@ function payload(i: number, who: string | null, words: string) {
     title: `note ${i}`,
     file_type: 'wiki',
     body: { mime_type: 'text/plain', text_content: words },
-    permissions: who === null ? { allow_anonymous_access: true } : { allow_anonymous_access: false, allowed_users: [{ email: who }] },
+    permissions:
+      who === null
+        ? { allow_anonymous_access: true }
+        : { allow_anonymous_access: false, allowed_users: [{ email: who }] },
   };
 }
 
@@ -59,7 +62,10 @@ async function checkAll(label: string): Promise<number> {
         for (const d of x.similar_docs as { id: string }[]) {
           assert.ok(allowed.has(d.id), `${label}: ${email} sees deleted ${d.id} as similar to ${x.id}`);
           const who = allowed.get(d.id);
-          assert.ok(who === null || who === email, `${label}: ${email} sees ${d.id} (only ${who}) as similar to ${x.id}`);
+          assert.ok(
+            who === null || who === email,
+            `${label}: ${email} sees ${d.id} (only ${who}) as similar to ${x.id}`,
+          );
           listed++;
         }
       }

@@ -13,7 +13,8 @@ test('a page straddling the end of the result window is cut there; a page after 
     assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
     await h.register('wiki', 'ann@x.org');
     const deps = { state: h.services.state, index: h.services.documents!.index, now: () => Date.now() };
-    const plan = (count: number, startPage: number) => planSearch(deps, 'ann@x.org', { query: 'report', count, startPage });
+    const plan = (count: number, startPage: number) =>
+      planSearch(deps, 'ann@x.org', { query: 'report', count, startPage });
     const straddling = plan(30, 333);
     assert.ok(straddling !== null, 'offset 9,990 lies inside the window');
     assert.equal(straddling.offset, 333 * 30);

@@ -15,7 +15,22 @@ import { prng } from '../indexing/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 
 const rnd = prng(11);
-const VOCAB = ['harbour', 'lantern', 'granite', 'meadow', 'copper', 'violin', 'glacier', 'saffron', 'tundra', 'orchid', 'Urlaubsantrag', 'Antrag', 'travel', 'budget'];
+const VOCAB = [
+  'harbour',
+  'lantern',
+  'granite',
+  'meadow',
+  'copper',
+  'violin',
+  'glacier',
+  'saffron',
+  'tundra',
+  'orchid',
+  'Urlaubsantrag',
+  'Antrag',
+  'travel',
+  'budget',
+];
 const USERS = ['ann@example.com', 'bob@example.com', 'carl@example.com'];
 let h: SearchHarness;
 
@@ -26,7 +41,10 @@ function docs(from: number, n: number) {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
     const mail = i % 4 === 0;
-    const who = i % 3 === 0 ? { allow_anonymous_access: true } : { allow_anonymous_access: false, allowed_users: [{ email: USERS[i % USERS.length] }] };
+    const who =
+      i % 3 === 0
+        ? { allow_anonymous_access: true }
+        : { allow_anonymous_access: false, allowed_users: [{ email: USERS[i % USERS.length] }] };
     return {
       datasource: mail ? 'mail' : 'wiki',
       id: `d${i}`,
@@ -43,7 +61,16 @@ function docs(from: number, n: number) {
 
 before(async () => {
   h = await searchHarness({ searchThreads: 2 });
-  assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki', subs: [{ name: 'HR' }, { name: 'Policies', parent_key: 'hr' }] })).status, 200);
+  assert.equal(
+    (
+      await h.api('POST', '/datasources', {
+        name: 'wiki',
+        display_name: 'Wiki',
+        subs: [{ name: 'HR' }, { name: 'Policies', parent_key: 'hr' }],
+      })
+    ).status,
+    200,
+  );
   assert.equal((await h.api('POST', '/datasources', { name: 'mail', display_name: 'Mail' })).status, 200);
   await h.register('wiki', ...USERS);
   await h.register('mail', USERS[0], USERS[1]);
@@ -70,8 +97,14 @@ async function compareAll(): Promise<number> {
     for (const q of QUERIES) {
       const r = await h.search({ email }, q);
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      const params = toSearchParams(validateSearchQuery(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)]))));
-      assert.deepEqual(r.body, JSON.parse(JSON.stringify(searchDocuments(deps, email, params))), `${email} ${JSON.stringify(q)}`);
+      const params = toSearchParams(
+        validateSearchQuery(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)]))),
+      );
+      assert.deepEqual(
+        r.body,
+        JSON.parse(JSON.stringify(searchDocuments(deps, email, params))),
+        `${email} ${JSON.stringify(q)}`,
+      );
       results += r.body.results.length;
     }
   }
@@ -86,8 +119,12 @@ test('worker threads answer exactly as the own thread, also after commits', asyn
   assert.ok((await compareAll()) > 100, 'the comparison covers results');
   assert.equal(answered() - n0, USERS.length * QUERIES.length, 'every search ran on a worker');
   // adds, replacements and deletions become visible to the workers at the commit
-  await h.push([...docs(120, 30), ...docs(0, 10).map((d) => ({ ...d, title: 'violin replaced', body: text('violin glacier') }))]);
-  for (let i = 20; i < 40; i += 3) assert.equal((await h.api('DELETE', `/documents/${i % 4 === 0 ? 'mail' : 'wiki'}/d${i}`)).status, 200);
+  await h.push([
+    ...docs(120, 30),
+    ...docs(0, 10).map((d) => ({ ...d, title: 'violin replaced', body: text('violin glacier') })),
+  ]);
+  for (let i = 20; i < 40; i += 3)
+    assert.equal((await h.api('DELETE', `/documents/${i % 4 === 0 ? 'mail' : 'wiki'}/d${i}`)).status, 200);
   const before = await h.search({ email: USERS[0] }, { query: 'violin replaced', count: 50 });
   await h.commit();
   const after = await h.search({ email: USERS[0] }, { query: 'violin replaced', count: 50 });

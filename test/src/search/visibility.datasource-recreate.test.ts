@@ -29,7 +29,11 @@ test("the deleted datasource's documents stay invisible to the re-created dataso
     // No commit yet: the old document is still in the committed index.
     assert.deepEqual(ids(await h.search({ email: 'bob@x.org' }, { query: 'merger' })), []);
     assert.deepEqual(ids(await h.search({ email: 'bob@x.org' }, { query: ' ' })), []);
-    const check = await h.api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'old-plan', user_email: 'bob@x.org' });
+    const check = await h.api('POST', '/documents/check-access', {
+      datasource: 'wiki',
+      document_id: 'old-plan',
+      user_email: 'bob@x.org',
+    });
     assert.equal(check.status, 404, JSON.stringify(check.body));
 
     // Documents of the new datasource appear with the commit that also removes the old ones.
@@ -37,7 +41,11 @@ test("the deleted datasource's documents stay invisible to the re-created dataso
     assert.deepEqual(ids(await h.search({ email: 'bob@x.org' }, { query: 'merger' })), []);
     await h.commit();
     assert.deepEqual(ids(await h.search({ email: 'bob@x.org' }, { query: 'merger' })), ['wiki:new-plan']);
-    const after = await h.api('POST', '/documents/check-access', { datasource: 'wiki', document_id: 'new-plan', user_email: 'bob@x.org' });
+    const after = await h.api('POST', '/documents/check-access', {
+      datasource: 'wiki',
+      document_id: 'new-plan',
+      user_email: 'bob@x.org',
+    });
     assert.equal(after.body.has_access, true);
   } finally {
     await h.close();

@@ -29,12 +29,22 @@ function vocabulary(n: number): string[] {
   const vow = 'aeiou';
   const out: string[] = [];
   for (let i = 0; out.length < n && i < 10_000; i++) {
-    const w = c[rnd.int(c.length)] + vow[rnd.int(5)] + c[rnd.int(c.length)] + vow[rnd.int(5)] + c[rnd.int(c.length)] + 'x';
+    const w =
+      c[rnd.int(c.length)] + vow[rnd.int(5)] + c[rnd.int(c.length)] + vow[rnd.int(5)] + c[rnd.int(c.length)] + 'x';
     if (out.includes(w)) continue;
     const q = analyzeQuery(w, 'de');
-    const ok = q.length === 1 && q[0].terms.length === 1 && q[0].terms[0] === w && q[0].parts.length === 0 &&
+    const ok =
+      q.length === 1 &&
+      q[0].terms.length === 1 &&
+      q[0].terms[0] === w &&
+      q[0].parts.length === 0 &&
       analyzeQuery(w, 'en')[0]?.terms.join() === w &&
-      analyze(w, 'de').map((t) => t.term).join() === w && analyze(w, 'en').map((t) => t.term).join() === w;
+      analyze(w, 'de')
+        .map((t) => t.term)
+        .join() === w &&
+      analyze(w, 'en')
+        .map((t) => t.term)
+        .join() === w;
     if (ok) out.push(w);
   }
   return out;
@@ -110,7 +120,15 @@ before(async () => {
     }
     for (const email of ds.users) {
       for (const g of pickSome(GROUPS, 0.25)) {
-        assert.equal((await h.api('POST', '/memberships', { datasource: name, membership: { group_name: g, member_email: email } })).status, 200);
+        assert.equal(
+          (
+            await h.api('POST', '/memberships', {
+              datasource: name,
+              membership: { group_name: g, member_email: email },
+            })
+          ).status,
+          200,
+        );
         ds.groups.get(g)!.users.add(email);
       }
     }
@@ -118,7 +136,10 @@ before(async () => {
       const parent = rnd.pick(GROUPS);
       const child = rnd.pick(GROUPS);
       if (ds.groups.get(parent)!.groups.has(child)) continue;
-      const r = await h.api('POST', '/memberships', { datasource: name, membership: { group_name: parent, member_group_name: child } });
+      const r = await h.api('POST', '/memberships', {
+        datasource: name,
+        membership: { group_name: parent, member_group_name: child },
+      });
       const cycle = parent === child || reaches(ds, child, parent);
       assert.equal(r.status, cycle ? 409 : 200, `edge ${parent} <- ${child}: ${JSON.stringify(r.body)}`);
       if (!cycle) ds.groups.get(parent)!.groups.add(child);
@@ -131,7 +152,9 @@ before(async () => {
     // Copies (exact duplicates) are of documents without a path: the path is part of the duplicate signature.
     const originals = docs.filter((d) => !d.thread);
     const source = originals.length > 0 && rnd.next() < 0.15 ? rnd.pick(originals) : null;
-    const words = source ? [...source.content.split(' ')] : Array.from({ length: 18 + rnd.int(10) }, () => rnd.pick(VOCAB));
+    const words = source
+      ? [...source.content.split(' ')]
+      : Array.from({ length: 18 + rnd.int(10) }, () => rnd.pick(VOCAB));
     const content = words.join(' ');
     const isMail = !source && rnd.next() < 0.3;
     const thread = isMail ? `t${rnd.int(4)}` : null;
@@ -142,7 +165,17 @@ before(async () => {
     const groups = anonymous || noBlock ? [] : pickSome([...GROUPS, 'ghost'], 0.2);
     const id = `d${i}`;
     const fileType = isMail ? 'email' : source ? source.fileType : rnd.pick(['wiki', 'issue', 'file']);
-    docs.push({ key: `${ds}:${id}`, ds, words: new Set(words), content, anonymous: anonymous || noBlock, users, groups, thread: thread ? `${ds}|${thread}` : null, fileType });
+    docs.push({
+      key: `${ds}:${id}`,
+      ds,
+      words: new Set(words),
+      content,
+      anonymous: anonymous || noBlock,
+      users,
+      groups,
+      thread: thread ? `${ds}|${thread}` : null,
+      fileType,
+    });
     payloads.push({
       datasource: ds,
       id,
@@ -150,7 +183,15 @@ before(async () => {
       file_type: fileType,
       ...(thread ? { path: `Inbox > ${thread} > ${id}` } : {}),
       body: { mime_type: 'text/plain', text_content: content },
-      ...(noBlock ? {} : { permissions: { allow_anonymous_access: anonymous, allowed_users: users.map((email) => ({ email })), allowed_groups: groups } }),
+      ...(noBlock
+        ? {}
+        : {
+            permissions: {
+              allow_anonymous_access: anonymous,
+              allowed_users: users.map((email) => ({ email })),
+              allowed_groups: groups,
+            },
+          }),
     });
   }
   await h.push(payloads);
@@ -178,7 +219,12 @@ async function checkEverything(label: string): Promise<number> {
       const ctx = `${label} ${email} ${JSON.stringify(params)}`;
 
       const seeable = docs.filter((d) => visible(email, d));
-      const expected = seeable.filter((d) => terms.some((t) => d.words.has(t)) && (!dsFilter || d.ds === dsFilter) && (!ftFilter || SEARCH_FILE_TYPE[d.fileType] === ftFilter));
+      const expected = seeable.filter(
+        (d) =>
+          terms.some((t) => d.words.has(t)) &&
+          (!dsFilter || d.ds === dsFilter) &&
+          (!ftFilter || SEARCH_FILE_TYPE[d.fileType] === ftFilter),
+      );
       const byKey = new Map(docs.map((d) => [d.key, d]));
       const shown = results.map((x) => x.id);
       assert.equal(new Set(shown).size, shown.length, `${ctx}: a result shown twice`);
@@ -199,7 +245,11 @@ async function checkEverything(label: string): Promise<number> {
           .filter((hit) => visible(email, byKey.get(hit.key)!) && !dupKeys.has(hit.key))
           .slice(0, 5)
           .map((hit) => hit.key);
-        assert.deepEqual(x.similar_docs.map((o: { id: string }) => o.id), reference, `${ctx}: similar of ${x.id}`);
+        assert.deepEqual(
+          x.similar_docs.map((o: { id: string }) => o.id),
+          reference,
+          `${ctx}: similar of ${x.id}`,
+        );
         checked++;
       }
       // No misses: every expected doc is a result or folded into one as a duplicate.
@@ -225,7 +275,10 @@ test('every search matches the brute-force model, before and after control-plane
     if (withUser) {
       const [group, g] = withUser;
       const email = [...g.users][0];
-      assert.equal((await h.api('DELETE', `/memberships/${name}/${group}/user/${encodeURIComponent(email)}`)).status, 200);
+      assert.equal(
+        (await h.api('DELETE', `/memberships/${name}/${group}/user/${encodeURIComponent(email)}`)).status,
+        200,
+      );
       g.users.delete(email);
     }
     const renamed = ds.groups.get('g1')!;

@@ -12,7 +12,10 @@ test('frames round-trip in order, including an empty payload and a subarray view
   const scan = scanFrames(data);
   assert.equal(scan.problem, undefined);
   assert.equal(scan.goodBytes, data.byteLength);
-  assert.deepEqual(scan.records.map((r) => new TextDecoder().decode(r)), ['first', '', 'third record with more bytes', '{"type":"x.y"}', 'payload']);
+  assert.deepEqual(
+    scan.records.map((r) => new TextDecoder().decode(r)),
+    ['first', '', 'third record with more bytes', '{"type":"x.y"}', 'payload'],
+  );
 });
 
 test('a file cut at any byte keeps exactly the complete records before the cut and reports a torn tail', () => {

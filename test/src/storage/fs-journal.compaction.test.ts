@@ -85,7 +85,10 @@ test('a StateStore over a small compaction threshold compacts repeatedly and reo
   const files = (await readdir(dir)).sort();
   const gens = files.map((f) => Number(/-(\d+)\.bin$/.exec(f)?.[1]));
   assert.ok(gens[0] > 0, `compacted at least once: ${files.join(', ')}`);
-  assert.ok(files.length <= 2 && gens.every((g) => g === gens[0]), `only the newest generation is kept: ${files.join(', ')}`);
+  assert.ok(
+    files.length <= 2 && gens.every((g) => g === gens[0]),
+    `only the newest generation is kept: ${files.join(', ')}`,
+  );
   assert.deepEqual(await openItems(dir), expected);
 });
 

@@ -64,8 +64,10 @@ test('every acknowledged event survives repeated kill -9, in order', async () =>
     const early = i % 5 === 4; // some kills land during start-up and replay
     const round = await runChild(dir, early ? 150 + Math.random() * 400 : Math.random() * 250, early);
 
-    if (round.ready !== undefined) assert.ok(round.ready > maxAcked, `round ${i} resumed at ${round.ready}, after ${maxAcked}`);
-    for (let k = 1; k < round.acked.length; k++) assert.equal(round.acked[k], round.acked[k - 1] + 1, 'acks are in order');
+    if (round.ready !== undefined)
+      assert.ok(round.ready > maxAcked, `round ${i} resumed at ${round.ready}, after ${maxAcked}`);
+    for (let k = 1; k < round.acked.length; k++)
+      assert.equal(round.acked[k], round.acked[k - 1] + 1, 'acks are in order');
     if (round.acked.length > 0) {
       assert.equal(round.acked[0], round.ready, 'the first ack follows the replayed state');
       maxAcked = round.acked[round.acked.length - 1];
@@ -76,7 +78,10 @@ test('every acknowledged event survives repeated kill -9, in order', async () =>
     const store = await StateStore.open(journal, [seqPart]);
     const s = store.get(seqPart);
     assert.deepEqual(s.violations, [], `round ${i}: replay is gap-free and ordered`);
-    assert.ok(s.next > maxAcked, `round ${i}: every acknowledged id is present (next ${s.next}, max acked ${maxAcked})`);
+    assert.ok(
+      s.next > maxAcked,
+      `round ${i}: every acknowledged id is present (next ${s.next}, max acked ${maxAcked})`,
+    );
     if (journal.generation > lastGeneration) compactedRounds++;
     lastGeneration = journal.generation;
     await store.close();

@@ -15,11 +15,17 @@ test('a burst of appends is written as one batch, acknowledged and stored in cal
   const w = new RecordLogWriter(path);
   const acked: number[] = [];
   await Promise.all(Array.from({ length: 300 }, (_, i) => w.append(enc.encode(`r${i}`)).then(() => acked.push(i))));
-  assert.deepEqual(acked, Array.from({ length: 300 }, (_, i) => i));
+  assert.deepEqual(
+    acked,
+    Array.from({ length: 300 }, (_, i) => i),
+  );
   assert.deepEqual(w.stats, { batches: 1, records: 300 });
   await w.close();
   const replayed = await replayFile(path, silentLogger);
-  assert.deepEqual(replayed.records.map((r) => dec.decode(r)), Array.from({ length: 300 }, (_, i) => `r${i}`));
+  assert.deepEqual(
+    replayed.records.map((r) => dec.decode(r)),
+    Array.from({ length: 300 }, (_, i) => `r${i}`),
+  );
 });
 
 test('appends made while a batch is being written join the next batch, and order holds across batches', async () => {
@@ -41,22 +47,34 @@ test('appends made while a batch is being written join the next batch, and order
     for (let k = 0; k < 3; k++) add();
   }
   await Promise.all(all);
-  assert.deepEqual(acked, Array.from({ length: next }, (_, i) => i));
+  assert.deepEqual(
+    acked,
+    Array.from({ length: next }, (_, i) => i),
+  );
   assert.ok(w.stats.batches < w.stats.records, `${w.stats.batches} batches for ${w.stats.records} records`);
   await w.close();
   const replayed = await replayFile(path, silentLogger);
-  assert.deepEqual(replayed.records.map((r) => dec.decode(r)), Array.from({ length: next }, (_, i) => `r${i}`));
+  assert.deepEqual(
+    replayed.records.map((r) => dec.decode(r)),
+    Array.from({ length: next }, (_, i) => `r${i}`),
+  );
 });
 
 test('an I/O failure rejects the batch and every later append; close rejects new appends', async () => {
   const broken = new RecordLogWriter(join(await tempDir(), 'no-such-dir', 'log.bin'));
   await assert.rejects(broken.append(enc.encode('a')), (e: unknown) => e instanceof StorageError && e.code === 'IO');
-  await assert.rejects(broken.append(enc.encode('b')), (e: unknown) => e instanceof StorageError && e.code === 'WRITER_FAILED');
+  await assert.rejects(
+    broken.append(enc.encode('b')),
+    (e: unknown) => e instanceof StorageError && e.code === 'WRITER_FAILED',
+  );
 
   const w = new RecordLogWriter(join(await tempDir(), 'log.bin'));
   await w.append(enc.encode('ok'));
   await w.close();
-  await assert.rejects(w.append(enc.encode('late')), (e: unknown) => e instanceof StorageError && e.code === 'WRITER_CLOSED');
+  await assert.rejects(
+    w.append(enc.encode('late')),
+    (e: unknown) => e instanceof StorageError && e.code === 'WRITER_CLOSED',
+  );
 });
 
 test('a writer given `after` does not write before that promise settles, and fails if it rejects', async () => {
@@ -75,6 +93,11 @@ test('a writer given `after` does not write before that promise settles, and fai
   await p;
   assert.deepEqual(order, ['released', 'appended']);
 
-  const failing = new RecordLogWriter(join(dir, 'log2.bin'), { after: Promise.reject(new Error('previous log failed')) });
-  await assert.rejects(failing.append(enc.encode('y')), (e: unknown) => e instanceof StorageError && e.code === 'WRITER_FAILED');
+  const failing = new RecordLogWriter(join(dir, 'log2.bin'), {
+    after: Promise.reject(new Error('previous log failed')),
+  });
+  await assert.rejects(
+    failing.append(enc.encode('y')),
+    (e: unknown) => e instanceof StorageError && e.code === 'WRITER_FAILED',
+  );
 });

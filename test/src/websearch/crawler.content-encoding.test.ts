@@ -16,7 +16,10 @@ const bodies: Record<string, [string, Buffer]> = {
 };
 const fetchText = async (url: string) => {
   const page = await fetchPage(url, {
-    userAgent: 'TestCrawler/1.0', policy: createAddressPolicy({ allowPrivate: true }), maxBytes: 1_000_000, maxRedirects: 0,
+    userAgent: 'TestCrawler/1.0',
+    policy: createAddressPolicy({ allowPrivate: true }),
+    maxBytes: 1_000_000,
+    maxRedirects: 0,
     signal: AbortSignal.timeout(5000),
   });
   return new TextDecoder().decode(page.body);

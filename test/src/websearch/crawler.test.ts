@@ -59,7 +59,10 @@ describe('fetchPage', () => {
     await rejectsWith(fetchPage(`http://localhost:${site.port}/secret`, options({ policy: deny })), 'BLOCKED_ADDRESS');
     await rejectsWith(fetchPage(`http://2130706433:${site.port}/secret`, options({ policy: deny })), 'BLOCKED_ADDRESS');
     await rejectsWith(fetchPage(`http://0x7f.1:${site.port}/secret`, options({ policy: deny })), 'BLOCKED_ADDRESS');
-    await rejectsWith(fetchPage(`http://[::ffff:127.0.0.1]:${site.port}/secret`, options({ policy: deny })), 'BLOCKED_ADDRESS');
+    await rejectsWith(
+      fetchPage(`http://[::ffff:127.0.0.1]:${site.port}/secret`, options({ policy: deny })),
+      'BLOCKED_ADDRESS',
+    );
     await rejectsWith(fetchPage('http://169.254.169.254/latest/meta-data/', options()), 'BLOCKED_ADDRESS');
     await rejectsWith(fetchPage('http://metadata.google.internal/computeMetadata/v1/', options()), 'BLOCKED_ADDRESS');
     assert.equal(site.requests.length, before, 'no request reached the site');
@@ -68,21 +71,30 @@ describe('fetchPage', () => {
   it('re-checks the address after a redirect: an allowed page redirecting to a refused address is not followed', async () => {
     const only127001: AddressPolicy = (a) => (a === '127.0.0.1' ? null : 'private');
     const target = `${secret.url}/`;
-    const err = await rejectsWith(fetchPage(`${site.url}/redirect?to=${encodeURIComponent(target)}`, options({ policy: only127001 })), 'BLOCKED_ADDRESS');
+    const err = await rejectsWith(
+      fetchPage(`${site.url}/redirect?to=${encodeURIComponent(target)}`, options({ policy: only127001 })),
+      'BLOCKED_ADDRESS',
+    );
     assert.match(err.message, /127\.0\.0\.2/);
     assert.equal(secret.requests.length, 0);
     // Same redirect through a host name: checked on the resolved address too.
     const viaName = `http://localhost:${site.port}/secret`;
     let hops = 0;
     const onlyFirstHop: AddressPolicy = () => (hops++ === 0 ? null : 'loopback');
-    await rejectsWith(fetchPage(`${site.url}/redirect?to=${encodeURIComponent(viaName)}`, options({ policy: onlyFirstHop })), 'BLOCKED_ADDRESS');
+    await rejectsWith(
+      fetchPage(`${site.url}/redirect?to=${encodeURIComponent(viaName)}`, options({ policy: onlyFirstHop })),
+      'BLOCKED_ADDRESS',
+    );
   });
 
   it('follows redirects up to the limit', async () => {
     const page = await fetchPage(`${site.url}/redirect?to=/article/7`, options());
     assert.equal(page.url, `${site.url}/article/7`);
     await rejectsWith(fetchPage(`${site.url}/loop`, options()), 'TOO_MANY_REDIRECTS');
-    await rejectsWith(fetchPage(`${site.url}/redirect?to=/article/1`, options({ maxRedirects: 0 })), 'TOO_MANY_REDIRECTS');
+    await rejectsWith(
+      fetchPage(`${site.url}/redirect?to=/article/1`, options({ maxRedirects: 0 })),
+      'TOO_MANY_REDIRECTS',
+    );
   });
 
   it('cuts text bodies at maxBytes and refuses unreadable types and error statuses', async () => {

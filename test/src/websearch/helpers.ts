@@ -67,7 +67,10 @@ export interface FakeProviderState {
   /** Web hits per query (query text as received, `site:` operators included); default `hits`. */
   byQuery: Record<string, BraveHit[]>;
   hits: BraveHit[];
-  context: { grounding: { generic: { url: string; title: string; snippets: string[] }[] }; sources: Record<string, unknown> };
+  context: {
+    grounding: { generic: { url: string; title: string; snippets: string[] }[] };
+    sources: Record<string, unknown>;
+  };
   /** 'ok' | HTTP status | 'invalid-json' | 'slow' (answers after `delayMs`). */
   behaviour: 'ok' | 'invalid-json' | 'slow' | number;
   delayMs: number;
@@ -78,7 +81,15 @@ export interface FakeProviderState {
 }
 
 export function providerState(): FakeProviderState {
-  return { byQuery: {}, hits: [], context: { grounding: { generic: [] }, sources: {} }, behaviour: 'ok', delayMs: 0, failQueries: {}, searxngPageSize: undefined };
+  return {
+    byQuery: {},
+    hits: [],
+    context: { grounding: { generic: [] }, sources: {} },
+    behaviour: 'ok',
+    delayMs: 0,
+    failQueries: {},
+    searxngPageSize: undefined,
+  };
 }
 
 async function misbehave(state: FakeProviderState, res: http.ServerResponse): Promise<boolean> {
@@ -102,7 +113,8 @@ export function startFakeBrave(state: FakeProviderState): Promise<TestServer> {
     if (await misbehave(state, res)) return;
     const q = url.searchParams.get('q') ?? '';
     // As Brave: `q` of at most 400 characters and 50 words.
-    if (q.length > 400 || q.trim().split(/\s+/).length > 50) return json(res, 422, { error: { code: 'VALIDATION', detail: 'q too long' } });
+    if (q.length > 400 || q.trim().split(/\s+/).length > 50)
+      return json(res, 422, { error: { code: 'VALIDATION', detail: 'q too long' } });
     if (state.failQueries[q]) return json(res, state.failQueries[q], { error: `failed ${q}` });
     if (url.pathname === '/res/v1/web/search') {
       const hits = state.byQuery[q] ?? state.hits;
@@ -114,7 +126,11 @@ export function startFakeBrave(state: FakeProviderState): Promise<TestServer> {
       const page = hits.slice(offset * count, (offset + 1) * count);
       const results = page.map((h) => (withExtra ? h : { ...h, extra_snippets: undefined }));
       const more = hits.length > (offset + 1) * count;
-      return json(res, 200, { type: 'search', query: { original: q, more_results_available: more }, web: { type: 'search', results } });
+      return json(res, 200, {
+        type: 'search',
+        query: { original: q, more_results_available: more },
+        web: { type: 'search', results },
+      });
     }
     if (url.pathname === '/res/v1/llm/context') return json(res, 200, state.context);
     json(res, 404, { error: 'not found' });
@@ -133,7 +149,10 @@ export function startFakeSearxng(state: FakeProviderState): Promise<TestServer> 
     const size = state.searxngPageSize ?? all.length;
     const pageno = Number(url.searchParams.get('pageno') ?? 1);
     const hits = all.slice((pageno - 1) * size, pageno * size);
-    json(res, 200, { query: q, results: hits.map((h) => ({ url: h.url, title: h.title, content: h.description, engine: 'fake' })) });
+    json(res, 200, {
+      query: q,
+      results: hits.map((h) => ({ url: h.url, title: h.title, content: h.description, engine: 'fake' })),
+    });
   });
 }
 
@@ -175,7 +194,8 @@ export function startSite(): Promise<TestServer> {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body);
     };
-    if (p.startsWith('/article/')) return html(ARTICLE(`Article ${p.slice(9)}`, `Full body text of article ${p.slice(9)} with crawled content.`));
+    if (p.startsWith('/article/'))
+      return html(ARTICLE(`Article ${p.slice(9)}`, `Full body text of article ${p.slice(9)} with crawled content.`));
     if (p === '/slow') {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Number(url.searchParams.get('ms') ?? 3000));
@@ -215,7 +235,12 @@ export function startSite(): Promise<TestServer> {
 }
 
 /** Config for tests: Brave and SearXNG at the fakes, loopback allowed unless `allowPrivate: false`. */
-export function testConfig(opts: { brave?: string; searxng?: string; allowPrivate?: boolean; env?: Record<string, string> }): Config {
+export function testConfig(opts: {
+  brave?: string;
+  searxng?: string;
+  allowPrivate?: boolean;
+  env?: Record<string, string>;
+}): Config {
   return loadConfig({
     LOG_LEVEL: 'silent',
     ...(opts.brave ? { BRAVE_API_KEY: 'test-brave-key', BRAVE_BASE_URL: opts.brave } : {}),
@@ -246,7 +271,13 @@ export async function testApp(config: Config, deps: Partial<WebSearchDeps> = {})
   const request = (body: unknown, key: string | null = personal.key): Promise<Response> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (key !== null) headers.authorization = `Bearer ${key}`;
-    return Promise.resolve(app.request('/api/beta/web_search', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+    return Promise.resolve(
+      app.request('/api/beta/web_search', {
+        method: 'POST',
+        headers,
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
   };
   return {
     personalKey: personal.key,

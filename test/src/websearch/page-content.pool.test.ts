@@ -13,13 +13,23 @@ import { PAGE_EXTRACT_TIMEOUT_MS, pageContent, poolPageExtractors } from '../../
 import { ARTICLE } from './helpers.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const page = (mediaType: string, body: string, extra: Partial<FetchedPage> = {}): FetchedPage =>
-  ({ url: 'https://example.com/p', mediaType, body: enc(body), truncated: false, ...extra });
+const page = (mediaType: string, body: string, extra: Partial<FetchedPage> = {}): FetchedPage => ({
+  url: 'https://example.com/p',
+  mediaType,
+  body: enc(body),
+  truncated: false,
+  ...extra,
+});
 
 /** A pool stand-in recording its jobs and answering `answer(job)` (no worker is started). */
 function spyPool(answer: (job: PoolJob) => unknown) {
   const jobs: PoolJob[] = [];
-  const pool = { run: async (job: PoolJob) => { jobs.push(job); return answer(job); } } as unknown as JobRunner;
+  const pool = {
+    run: async (job: PoolJob) => {
+      jobs.push(job);
+      return answer(job);
+    },
+  } as unknown as JobRunner;
   return { jobs, pool };
 }
 
@@ -28,10 +38,20 @@ const never = new AbortController().signal;
 describe('pageContent with the pool readers', () => {
   for (const mediaType of ['text/html', 'application/xhtml+xml']) {
     it(`${mediaType}: one main-content job with body, charset, budget and time limit; the pool's answer is the content`, async () => {
-      const { jobs, pool } = spyPool(() => ({ title: 'Pool title', description: 'Pool description', text: 'Pool text', truncated: false }));
+      const { jobs, pool } = spyPool(() => ({
+        title: 'Pool title',
+        description: 'Pool description',
+        text: 'Pool text',
+        truncated: false,
+      }));
       const p = page(mediaType, ARTICLE('Parsed elsewhere', 'Body'), { charset: 'iso-8859-1', truncated: true });
       const content = await pageContent(p, 321, poolPageExtractors(pool), never);
-      assert.deepEqual(content, { title: 'Pool title', description: 'Pool description', text: 'Pool text', truncated: true });
+      assert.deepEqual(content, {
+        title: 'Pool title',
+        description: 'Pool description',
+        text: 'Pool text',
+        truncated: true,
+      });
       assert.equal(jobs.length, 1);
       const [job] = jobs;
       assert.equal(job.kind, 'main-content');
@@ -64,9 +84,13 @@ describe('pageContent with the pool readers', () => {
 
   it('a pool failure rejects with the ExtractionError (the crawler keeps the snippet)', async () => {
     for (const code of ['TIMEOUT', 'ABORTED', 'OVERLOADED', 'CORRUPT'] as const) {
-      const { pool } = spyPool(() => { throw new ExtractionError(code, `pool says ${code}`); });
-      await assert.rejects(pageContent(page('text/html', '<p>x</p>'), 100, poolPageExtractors(pool), never),
-        (err: unknown) => err instanceof ExtractionError && err.code === code);
+      const { pool } = spyPool(() => {
+        throw new ExtractionError(code, `pool says ${code}`);
+      });
+      await assert.rejects(
+        pageContent(page('text/html', '<p>x</p>'), 100, poolPageExtractors(pool), never),
+        (err: unknown) => err instanceof ExtractionError && err.code === code,
+      );
     }
   });
 });

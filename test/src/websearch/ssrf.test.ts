@@ -1,14 +1,41 @@
 /** Address classifier and policy of the crawler's SSRF defence. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyAddress, createAddressPolicy, isForbiddenHostName, parseIPv4, parseIPv6 } from '../../../src/websearch/ssrf.ts';
+import {
+  classifyAddress,
+  createAddressPolicy,
+  isForbiddenHostName,
+  parseIPv4,
+  parseIPv6,
+} from '../../../src/websearch/ssrf.ts';
 
 describe('parseIPv4 accepts every inet_aton notation', () => {
   const loopback = 0x7f000001;
-  for (const text of ['127.0.0.1', '2130706433', '0x7f000001', '0X7F000001', '0177.0.0.1', '0x7f.0.0.1', '127.1', '127.0.1', '017700000001', '127.0.0.1.']) {
+  for (const text of [
+    '127.0.0.1',
+    '2130706433',
+    '0x7f000001',
+    '0X7F000001',
+    '0177.0.0.1',
+    '0x7f.0.0.1',
+    '127.1',
+    '127.0.1',
+    '017700000001',
+    '127.0.0.1.',
+  ]) {
     it(`${text} is 127.0.0.1`, () => assert.equal(parseIPv4(text), loopback));
   }
-  for (const text of ['256.0.0.1', '1.2.3.4.5', '1.2.3.256', '08.0.0.1', '4294967296', 'example.com', '', '1..2.3', '0x1g']) {
+  for (const text of [
+    '256.0.0.1',
+    '1.2.3.4.5',
+    '1.2.3.256',
+    '08.0.0.1',
+    '4294967296',
+    'example.com',
+    '',
+    '1..2.3',
+    '0x1g',
+  ]) {
     it(`${JSON.stringify(text)} is not an address`, () => assert.equal(parseIPv4(text), null));
   }
 });
@@ -21,7 +48,8 @@ describe('parseIPv6', () => {
     assert.deepEqual(parseIPv6('1:2:3:4:5:6:7:8'), [1, 2, 3, 4, 5, 6, 7, 8]);
   });
   it('rejects malformed text', () => {
-    for (const t of ['1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', '::ffff:1.2.3.256', 'example.com', '1.2.3.4']) assert.equal(parseIPv6(t), null, t);
+    for (const t of ['1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', '::ffff:1.2.3.256', 'example.com', '1.2.3.4'])
+      assert.equal(parseIPv6(t), null, t);
   });
 });
 
@@ -71,7 +99,8 @@ describe('classifyAddress', () => {
     ['2a00:1450:4001::200e', 'public'],
     ['example.com', 'invalid'],
   ];
-  for (const [address, category] of cases) it(`${address} is ${category}`, () => assert.equal(classifyAddress(address), category));
+  for (const [address, category] of cases)
+    it(`${address} is ${category}`, () => assert.equal(classifyAddress(address), category));
 });
 
 describe('address policy', () => {

@@ -41,7 +41,10 @@ describe('siteQueries', () => {
     assert.deepEqual(siteQueries('q'.repeat(100), ['a.com']), [`${'q'.repeat(100)} site:a.com`]);
   });
   it('splits operators in order over queries that fit, or drops them when they cannot fit', () => {
-    assert.deepEqual(siteQueries('q', ['aaaa.com', 'bbbb.com', 'cccc.com'], limits), ['q (site:aaaa.com OR site:bbbb.com)', 'q site:cccc.com']);
+    assert.deepEqual(siteQueries('q', ['aaaa.com', 'bbbb.com', 'cccc.com'], limits), [
+      'q (site:aaaa.com OR site:bbbb.com)',
+      'q site:cccc.com',
+    ]);
     assert.deepEqual(siteQueries('x'.repeat(35), ['a.com'], limits), ['x'.repeat(35)]);
     assert.deepEqual(siteQueries('q', ['a.com', 'b.com'], { chars: 400, words: 3 }), ['q site:a.com', 'q site:b.com']);
   });

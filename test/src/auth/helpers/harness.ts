@@ -31,7 +31,11 @@ export async function harness(opts: HarnessOptions = {}) {
   const services: Services = { config, log, state, now: () => clock };
   const app = createApp(services);
 
-  async function call(method: string, path: string, init: { key?: string | null; body?: unknown; header?: string } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    init: { key?: string | null; body?: unknown; header?: string } = {},
+  ) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (init.header !== undefined) headers.authorization = init.header;
     else if (init.key !== null && init.key !== undefined) headers.authorization = `Bearer ${init.key}`;

@@ -16,10 +16,24 @@ import { openOnDisk } from './on-disk.ts';
 const dataDir = process.env.DATA_DIR!;
 const { config, state, now, index, documents } = await openOnDisk(dataDir, { commitIntervalMs: 0, merge: false });
 for (const step of (process.env.STEPS ?? '').split(',')) {
-  if (step === 'create') await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
+  if (step === 'create')
+    await createDatasource(
+      { state, now },
+      { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] },
+    );
   else if (step === 'push') {
-    const doc = { datasource: 'wiki', id: 'doc-1', title: 'Travel policy', file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', body: { mime_type: 'text/plain', text_content: 'trains' } };
-    const res = await pushDocuments({ state, documents, maxBinaryBytes: config.maxBinaryBytes, now }, { documents: doc });
+    const doc = {
+      datasource: 'wiki',
+      id: 'doc-1',
+      title: 'Travel policy',
+      file_type: 'wiki',
+      last_modified: '2026-01-01T00:00:00Z',
+      body: { mime_type: 'text/plain', text_content: 'trains' },
+    };
+    const res = await pushDocuments(
+      { state, documents, maxBinaryBytes: config.maxBinaryBytes, now },
+      { documents: doc },
+    );
     if (res.results[0].outcome !== 'sent') throw new Error(`push answered ${res.results[0].outcome}`);
   } else if (step === 'commit') {
     await documents.pipeline.drained();
@@ -27,9 +41,11 @@ for (const step of (process.env.STEPS ?? '').split(',')) {
   } else if (step === 'delete') await deleteDatasource({ state, now }, 'wiki');
   else if (step === 'recreate') {
     void deleteDatasource({ state, now }, 'wiki');
-    await createDatasource({ state, now }, { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] });
-  }
-  else throw new Error(`unknown step ${step}`);
+    await createDatasource(
+      { state, now },
+      { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] },
+    );
+  } else throw new Error(`unknown step ${step}`);
 }
 process.stdout.write('DONE\n');
 process.kill(process.pid, 'SIGKILL');

@@ -23,7 +23,11 @@ export async function openOnDisk(
   const state = await openState(config, silentLogger);
   const now = () => Date.now();
   await prepare?.({ state, now });
-  const index = await openIndex({ directory: await FsDirectory.open(join(dataDir, 'index')), schema: DOCUMENT_SCHEMA, ...engine });
+  const index = await openIndex({
+    directory: await FsDirectory.open(join(dataDir, 'index')),
+    schema: DOCUMENT_SCHEMA,
+    ...engine,
+  });
   const documents = await DocumentService.open({
     dir: join(dataDir, 'documents'),
     index,
