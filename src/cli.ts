@@ -48,6 +48,10 @@ const VARIABLE_HELP: Record<Variable, string> = {
   CHAT_SEARCH_RESULTS: 'search results one serviceSearch tool call gives the model',
   FILES_MAX_BYTES: 'largest file accepted by POST /api/beta/files/upload',
   FILES_CONTEXT_CHARS: 'characters of attached-file text given to the model per completion',
+  SESSION_IDLE_MINUTES: 'a browser session unused this many minutes ends',
+  SESSION_MAX_HOURS: 'a browser session ends this many hours after sign-in, whatever its use',
+  TRUST_PROXY: 'trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https cookies, origin)',
+  PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
 };
 
 /** The usage text printed by `--help`. */

@@ -84,6 +84,17 @@ export const EnvSchema = v.object({
   CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
   FILES_MAX_BYTES: v.optional(intFromEnv('FILES_MAX_BYTES', 1, 1_000_000_000), String(25 * MB)),
   FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
+  SESSION_IDLE_MINUTES: v.optional(intFromEnv('SESSION_IDLE_MINUTES', 1, 525_600), '720'),
+  SESSION_MAX_HOURS: v.optional(intFromEnv('SESSION_MAX_HOURS', 1, 8_760), '168'),
+  TRUST_PROXY: v.optional(boolFromEnv('TRUST_PROXY'), 'false'),
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url('PUBLIC_URL must be a URL'),
+      v.regex(/^https?:\/\/[^/?#@]+\/?$/i, 'PUBLIC_URL must be an http(s) origin such as https://search.example.com'),
+    ),
+  ),
 });
 
 /** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
@@ -142,6 +153,15 @@ export interface Config {
     maxToolRounds: number;
     /** Results one serviceSearch call returns to the model. */
     searchResults: number;
+  };
+  /** Browser sign-in and sessions (src/sessions/, src/web/). */
+  web: {
+    /** Idle timeout and absolute lifetime of a browser session (sessions.ts SessionPolicy). */
+    session: { idleMs: number; maxMs: number };
+    /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https, origin). */
+    trustProxy: boolean;
+    /** Origin used in sign-in links; unset: the origin the request came to. */
+    publicUrl?: string;
   };
   /** Uploaded chat files (src/files/). */
   files: {
@@ -230,6 +250,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       llmTimeoutMs: e.LLM_TIMEOUT_MS,
       maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
       searchResults: e.CHAT_SEARCH_RESULTS,
+    },
+    web: {
+      session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
+      trustProxy: e.TRUST_PROXY,
+      publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     },
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
   };

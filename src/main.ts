@@ -19,6 +19,7 @@ import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
+import { loadWebAssets } from './web/assets/store.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
   const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
+  const webAssets = await loadWebAssets();
+  const services: Services = { config, log, state, now, webSearch, documents, searchRunner, webAssets };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

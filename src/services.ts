@@ -9,6 +9,8 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { SignInThrottle } from './sessions/throttle.ts';
+import type { WebAssets } from './web/assets/store.ts';
 
 export interface Services {
   config: Config;
@@ -26,4 +28,8 @@ export interface Services {
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */
   chatFetch?: typeof fetch;
+  /** Failed sign-in counts (one per process); createApp makes one when absent. */
+  signInThrottle?: SignInThrottle;
+  /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
+  webAssets?: WebAssets;
 }

@@ -5,6 +5,7 @@
 import { accountsPart } from '../accounts/state.ts';
 import { agentsPart } from '../agents/state.ts';
 import { indexingPart } from '../indexing/state.ts';
+import { sessionsPart } from '../sessions/state.ts';
 import type { StatePart } from './store.ts';
 
-export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart];
+export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart, sessionsPart];

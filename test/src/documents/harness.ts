@@ -35,6 +35,8 @@ export interface DocsHarnessOptions {
   searchThreads?: number;
   /** The services' wall clock (epoch ms; keys, date presets of searches); default Date.now. */
   now?: () => number;
+  /** Further services (web assets, fakes of external services). */
+  services?: Partial<Services>;
 }
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
@@ -66,6 +68,7 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     now: opts.now ?? (() => Date.now()),
     documents,
     searchRunner,
+    ...opts.services,
   };
   const app = createApp(services);
 

@@ -1,0 +1,2 @@
+/** Browser module of the chat page. */
+export {};

@@ -1,0 +1,2 @@
+/** Browser module of the search page (progressive enhancements). */
+export {};

@@ -1,0 +1,43 @@
+/** German messages of the pages (the default language); the same keys as en.ts. */
+import type { Messages } from './en.ts';
+
+export const de: Messages = {
+  'app.name': 'Enterprise Search',
+  'app.skip': 'Zum Inhalt springen',
+  'nav.label': 'Hauptnavigation',
+  'nav.search': 'Suche',
+  'nav.chat': 'Chat',
+  'nav.signout': 'Abmelden',
+  'nav.signedInAs': 'Angemeldet als {email}',
+  'lang.label': 'Sprache',
+  'lang.de': 'Deutsch',
+  'lang.en': 'English',
+  'footer.text': 'Selbst betriebene Unternehmenssuche',
+
+  'signin.title': 'Anmelden',
+  'signin.email': 'E-Mail',
+  'signin.password': 'Passwort',
+  'signin.submit': 'Anmelden',
+  'signin.wrong': 'E-Mail oder Passwort ist falsch.',
+  'signin.throttled': 'Zu viele Fehlversuche. Bitte in {minutes} Minuten erneut versuchen.',
+  'signin.csrf': 'Das Formular ist abgelaufen. Bitte erneut versuchen.',
+  'signin.help': 'Noch kein Passwort? Bitten Sie eine Administratorin oder einen Administrator um einen Anmeldelink.',
+  'signin.signedOut': 'Sie wurden abgemeldet.',
+  'signin.expired': 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
+  'link.title': 'Passwort festlegen',
+  'link.intro': 'Legen Sie ein Passwort für {email} fest. Danach sind Sie angemeldet.',
+  'link.password': 'Neues Passwort',
+  'link.confirm': 'Passwort wiederholen',
+  'link.rules': 'Mindestens 10 Zeichen. Eine lange Passphrase ist am besten.',
+  'link.submit': 'Passwort speichern und anmelden',
+  'link.mismatch': 'Die beiden Passwörter stimmen nicht überein.',
+  'link.invalid':
+    'Dieser Anmeldelink ist ungültig: Er wurde schon benutzt, ist abgelaufen oder hat nie existiert. Bitten Sie um einen neuen.',
+  'link.tooShort': 'Das Passwort muss mindestens 10 Zeichen haben.',
+
+  'error.title': 'Etwas ist schiefgegangen',
+  'error.notFound': 'Diese Seite gibt es nicht.',
+  'error.forbidden':
+    'Die Anfrage wurde abgelehnt (CSRF-Prüfung fehlgeschlagen). Laden Sie die Seite neu und versuchen Sie es erneut.',
+  'error.back': 'Zurück zur Suche',
+};
