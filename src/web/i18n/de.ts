@@ -1,7 +1,9 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
+import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
+import { searchDe } from './search.de.ts';
 
-export const de: Messages = {
+const common = {
   'app.name': 'Enterprise Search',
   'app.skip': 'Zum Inhalt springen',
   'nav.label': 'Hauptnavigation',
@@ -41,3 +43,5 @@ export const de: Messages = {
     'Die Anfrage wurde abgelehnt (CSRF-Prüfung fehlgeschlagen). Laden Sie die Seite neu und versuchen Sie es erneut.',
   'error.back': 'Zurück zur Suche',
 };
+
+export const de: Messages = { ...common, ...searchDe, ...chatDe };

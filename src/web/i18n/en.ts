@@ -1,8 +1,12 @@
 /**
- * English messages of the pages. Keys are grouped by page; de.ts must have
- * exactly the same keys (checked by its type). Placeholders are `{name}`.
+ * English messages of the pages: the shared ones here, each page's in its own
+ * file (search.en.ts, chat.en.ts). de.ts must have exactly the same keys
+ * (checked by its type). Placeholders are `{name}`.
  */
-export const en = {
+import { chatEn } from './chat.en.ts';
+import { searchEn } from './search.en.ts';
+
+const common = {
   'app.name': 'Enterprise Search',
   'app.skip': 'Skip to content',
   'nav.label': 'Main',
@@ -42,4 +46,8 @@ export const en = {
   'error.back': 'Back to search',
 } as const;
 
+export const en = { ...common, ...searchEn, ...chatEn } as const;
+
 export type Messages = { readonly [K in keyof typeof en]: string };
+/** The German counterpart of an English message group. */
+export type Translation<T> = { readonly [K in keyof T]: string };
