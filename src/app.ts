@@ -26,13 +26,27 @@ import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { OidcSignIn } from './sessions/oidc.ts';
 import { SignInThrottle } from './sessions/throttle.ts';
 import { webRoutes } from './web/index.tsx';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function createApp(given: Services): Hono<AppEnv> {
-  const services: Services = { ...given, signInThrottle: given.signInThrottle ?? new SignInThrottle() };
+  const oidcConfig = given.config.web.oidc;
+  const services: Services = {
+    ...given,
+    signInThrottle: given.signInThrottle ?? new SignInThrottle(),
+    oidc:
+      given.oidc ??
+      (oidcConfig &&
+        new OidcSignIn(oidcConfig, {
+          state: given.state,
+          now: given.now,
+          sessions: given.config.web.session,
+          log: given.log.child({ component: 'sso' }),
+        })),
+  };
   const app = new Hono<AppEnv>();
   const { log, config } = services;
 

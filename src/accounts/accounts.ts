@@ -204,3 +204,23 @@ export async function setPassword(
   await commitAccounts(deps.state, { type: 'accounts.password_set', id: account.id, hash, at });
   return { email: account.email, password_set_at: at };
 }
+
+/**
+ * Set an account's roles. The actor must hold every role the account has now and every role it
+ * gets (no escalation, and no demotion of someone with more rights than oneself).
+ */
+export async function setRoles(
+  deps: AccountsDeps,
+  email: string,
+  roles: readonly Role[],
+  actor: Actor,
+): Promise<AccountView> {
+  const account = findAccount(deps, email);
+  if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  const next = (['administrator', 'developer'] as const).filter((r) => roles.includes(r));
+  assertMayManage(actor, [...new Set([...account.roles, ...next])], "Changing this account's roles");
+  if (next.length !== account.roles.length || next.some((r) => !account.roles.includes(r))) {
+    await commitAccounts(deps.state, { type: 'accounts.roles_set', id: account.id, roles: next, at: iso(deps.now()) });
+  }
+  return listAccounts(deps).find((a) => a.id === account.id)!;
+}

@@ -66,7 +66,8 @@ export type AccountsEvent =
   | { type: 'accounts.key_revoked'; id: string; at: string }
   | { type: 'accounts.service_account_created'; serviceAccount: ServiceAccountRecord; key: KeyRecord }
   | { type: 'accounts.master_key_generated'; digest: string; at: string }
-  | { type: 'accounts.password_set'; id: string; hash: string; at: string };
+  | { type: 'accounts.password_set'; id: string; hash: string; at: string }
+  | { type: 'accounts.roles_set'; id: string; roles: Role[]; at: string };
 
 interface AccountsJson {
   accounts: AccountRecord[];
@@ -127,6 +128,11 @@ export const accountsPart: StatePart<AccountsState, AccountsEvent> = {
       case 'accounts.master_key_generated':
         s.masterKeyDigest = e.digest;
         return;
+      case 'accounts.roles_set': {
+        const account = s.accounts.get(e.id);
+        if (account) account.roles = [...e.roles];
+        return;
+      }
       case 'accounts.password_set': {
         const account = s.accounts.get(e.id);
         if (account) {

@@ -8,13 +8,14 @@
  *   GET    /api/admin/accounts/{email}/sessions      -> {sessions: [...]} (no secrets)
  *   DELETE /api/admin/accounts/{email}/sessions      -> {email, ended}: signs the account out everywhere
  * As for keys, an account caller may act only on accounts whose roles it holds itself (403).
+ * With PASSWORD_SIGNIN=false (single sign-on only) passwords and links answer 409.
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { assertMayManage, findAccount, normalizeEmail, setPassword } from '../accounts/accounts.ts';
 import { checkPasswordPolicy } from '../accounts/passwords.ts';
 import { actorOf, principalLabel, requireAdmin } from '../auth/middleware.ts';
-import { notFound, RequestValidationError } from '../errors.ts';
+import { conflict, notFound, RequestValidationError } from '../errors.ts';
 import { readJson } from '../http/body.ts';
 import { requestOrigin } from '../http/client.ts';
 import type { AppEnv } from '../http/env.ts';
@@ -65,12 +66,17 @@ export function adminSignInRoutes(services: Services): Hono<AppEnv> {
     return account;
   }
 
-  app.put('/api/admin/accounts/:email/password', admin, async (c) => {
+  const passwordsOn: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (services.config.web.passwordSignIn) return next();
+    throw conflict('Password sign-in is turned off here (PASSWORD_SIGNIN=false); people sign in with single sign-on');
+  };
+
+  app.put('/api/admin/accounts/:email/password', admin, passwordsOn, async (c) => {
     const body = validateSecret(PasswordBody, await readJson(c));
     return c.json(await setPassword(services, c.req.param('email'), body.password, actorOf(c.get('principal'))));
   });
 
-  app.post('/api/admin/accounts/:email/sign-in-links', admin, async (c) => {
+  app.post('/api/admin/accounts/:email/sign-in-links', admin, passwordsOn, async (c) => {
     validate(EmptyBody, (await readJson(c)) ?? {}, 'body');
     const principal = c.get('principal');
     const link = await createSignInLink(

@@ -24,6 +24,7 @@ import { Page } from './layout.tsx';
 import { chatPageRoutes } from './pages/chat.tsx';
 import { searchPageRoutes } from './pages/search.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
+import { ssoRoutes } from './pages/sso.tsx';
 import { securityHeaders } from './security.ts';
 import { FormTokenError, loadViewer, requireViewer, safeNext } from './viewer.ts';
 
@@ -86,10 +87,13 @@ export function webRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   app.get('/assets/*', securityHeaders('asset'), serveAsset(assets));
   const signedIn: MiddlewareHandler<WebEnv> = (c, next) =>
     SIGNED_IN_PATH.test(c.req.path) ? requireViewer(c, next) : next();
-  const pageStack = every(securityHeaders('page'), compress(), loadViewer(services), signedIn);
+  const issuer = services.config.web.oidc?.issuer;
+  const formTargets = issuer === undefined ? [] : [new URL(issuer).origin];
+  const pageStack = every(securityHeaders('page', formTargets), compress(), loadViewer(services), signedIn);
   app.use('*', (c, next) => (PAGE_PATH.test(c.req.path) ? pageStack(c, next) : next()));
 
   app.route('/', signInRoutes(services, assets));
+  app.route('/', ssoRoutes(services, assets));
   app.route('/', searchPageRoutes(services, assets));
   app.route('/', chatPageRoutes(services, assets));
 

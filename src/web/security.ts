@@ -8,6 +8,15 @@
 import type { MiddlewareHandler } from 'hono';
 import type { WebEnv } from './env.ts';
 
+/**
+ * The policy. `formTargets` are origins besides this one that a form post may lead to: the
+ * single sign-on provider's, since starting a sign-in is a form post answered with a redirect
+ * there (form-action also governs redirects).
+ */
+export function contentSecurityPolicy(formTargets: readonly string[] = []): string {
+  return CONTENT_SECURITY_POLICY.replace("form-action 'self'", ["form-action 'self'", ...formTargets].join(' '));
+}
+
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -23,11 +32,15 @@ export const CONTENT_SECURITY_POLICY = [
   "trusted-types 'none'",
 ].join('; ');
 
-export function securityHeaders(kind: 'page' | 'asset'): MiddlewareHandler<WebEnv> {
+export function securityHeaders(
+  kind: 'page' | 'asset',
+  formTargets: readonly string[] = [],
+): MiddlewareHandler<WebEnv> {
+  const policy = contentSecurityPolicy(formTargets);
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    h.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    h.set('Content-Security-Policy', policy);
     h.set('X-Content-Type-Options', 'nosniff');
     h.set('X-Frame-Options', 'DENY');
     h.set('Referrer-Policy', 'same-origin');

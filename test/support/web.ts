@@ -29,23 +29,27 @@ export async function webServer(opts: DocsHarnessOptions = {}) {
   /** An account with a password and a personal key, registered on `datasources`. */
   async function person(
     email: string,
-    init: { password?: string; roles?: string[]; name?: string; datasources?: string[] } = {},
+    init: { password?: string | null; roles?: string[]; name?: string; datasources?: string[] } = {},
   ): Promise<Person> {
-    const password = init.password ?? 'correct horse battery staple';
+    const password = init.password === undefined ? 'correct horse battery staple' : init.password;
     const created = await h.call('POST', '/api/admin/accounts', MASTER, {
       email,
       name: init.name ?? null,
       roles: init.roles ?? [],
     });
     if (created.status !== 200) throw new Error(`account ${email}: ${JSON.stringify(created.body)}`);
-    const set = await h.call('PUT', `/api/admin/accounts/${encodeURIComponent(email)}/password`, MASTER, { password });
-    if (set.status !== 200) throw new Error(`password ${email}: ${JSON.stringify(set.body)}`);
+    if (password !== null) {
+      const set = await h.call('PUT', `/api/admin/accounts/${encodeURIComponent(email)}/password`, MASTER, {
+        password,
+      });
+      if (set.status !== 200) throw new Error(`password ${email}: ${JSON.stringify(set.body)}`);
+    }
     const key = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER, {});
     for (const datasource of init.datasources ?? []) {
       const user = await h.api('POST', '/users', { datasource, user: { email } });
       if (user.status !== 200) throw new Error(`user ${email} on ${datasource}: ${JSON.stringify(user.body)}`);
     }
-    return { email, password, key: key.body.key as string };
+    return { email, password: password ?? '', key: key.body.key as string };
   }
 
   return {

@@ -37,6 +37,17 @@ const common = {
     'Dieser Anmeldelink ist ungültig: Er wurde schon benutzt, ist abgelaufen oder hat nie existiert. Bitten Sie um einen neuen.',
   'link.tooShort': 'Das Passwort muss mindestens 10 Zeichen haben.',
 
+  'sso.button': 'Anmelden mit {label}',
+  'sso.or': 'oder mit E-Mail und Passwort',
+  'sso.state_invalid': 'Die Anmeldung hat zu lange gedauert oder wurde schon benutzt. Bitte neu beginnen.',
+  'sso.provider_error': 'Der Anmeldedienst hat die Anmeldung abgelehnt.',
+  'sso.provider_unreachable': 'Der Anmeldedienst ist nicht erreichbar. Bitte später erneut versuchen.',
+  'sso.token_invalid': 'Der Anmeldedienst hat mit einem Token geantwortet, dem nicht vertraut werden kann.',
+  'sso.email_missing': 'Der Anmeldedienst hat keine E-Mail-Adresse übermittelt.',
+  'sso.email_unverified': 'Ihre E-Mail-Adresse ist beim Anmeldedienst nicht bestätigt.',
+  'sso.domain_not_allowed': 'Konten dieser E-Mail-Domain dürfen sich hier nicht anmelden.',
+  'signin.passwordsOff': 'Die Anmeldung mit Passwort ist hier ausgeschaltet.',
+
   'error.title': 'Etwas ist schiefgegangen',
   'error.notFound': 'Diese Seite gibt es nicht.',
   'error.forbidden':

@@ -40,6 +40,17 @@ const common = {
     'This sign-in link is not valid: it was used already, it expired, or it never existed. Ask an administrator for a new one.',
   'link.tooShort': 'The password must have at least 10 characters.',
 
+  'sso.button': 'Sign in with {label}',
+  'sso.or': 'or with email and password',
+  'sso.state_invalid': 'The sign-in took too long or was already used. Please start again.',
+  'sso.provider_error': 'The sign-in provider refused the sign-in.',
+  'sso.provider_unreachable': 'The sign-in provider cannot be reached. Please try again later.',
+  'sso.token_invalid': 'The sign-in provider answered with a token that cannot be trusted.',
+  'sso.email_missing': 'The sign-in provider did not send an email address.',
+  'sso.email_unverified': 'Your email address is not verified by the sign-in provider.',
+  'sso.domain_not_allowed': 'Accounts of this email domain may not sign in here.',
+  'signin.passwordsOff': 'Signing in with a password is turned off here.',
+
   'error.title': 'Something went wrong',
   'error.notFound': 'This page does not exist.',
   'error.forbidden': 'The request was refused (CSRF check failed). Reload the page and try again.',

@@ -21,103 +21,10 @@ import { endSessionByToken } from '../../sessions/sessions.ts';
 import { signInWithPassword, type SignInDeps } from '../../sessions/signin.ts';
 import type { WebEnv } from '../env.ts';
 import { formBodyLimit, readForm } from '../form.ts';
-import { LANG_COOKIE, isLang, t, type Lang } from '../i18n/i18n.ts';
-import { CsrfField, Page } from '../layout.tsx';
+import { LANG_COOKIE, isLang, t } from '../i18n/i18n.ts';
+import { LinkForm, renderPage, renderSignIn, type Notice } from './sign-in-views.tsx';
 import type { WebAssets } from '../assets/store.ts';
 import { assertFormToken, safeNext } from '../viewer.ts';
-
-interface Notice {
-  kind: 'error' | 'status';
-  text: string;
-}
-
-function SignInForm(props: { lang: Lang; token: string; next: string; email?: string; notice?: Notice }) {
-  const { lang } = props;
-  return (
-    <section class="card narrow" aria-labelledby="signin-title">
-      <h1 id="signin-title">{t(lang, 'signin.title')}</h1>
-      {props.notice && (
-        <p class={props.notice.kind} role={props.notice.kind === 'error' ? 'alert' : 'status'} id="signin-notice">
-          {props.notice.text}
-        </p>
-      )}
-      <form method="post" action="/signin" class="stack">
-        <CsrfField token={props.token} />
-        <input type="hidden" name="next" value={props.next} />
-        <label for="email">{t(lang, 'signin.email')}</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          autofocus
-          value={props.email ?? ''}
-          maxlength={320}
-        />
-        <label for="password">{t(lang, 'signin.password')}</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxlength={1024}
-        />
-        <button type="submit" class="primary">
-          {t(lang, 'signin.submit')}
-        </button>
-      </form>
-      <p class="hint">{t(lang, 'signin.help')}</p>
-    </section>
-  );
-}
-
-function LinkForm(props: { lang: Lang; token: string; action: string; email: string; error?: string }) {
-  const { lang } = props;
-  return (
-    <section class="card narrow" aria-labelledby="link-title">
-      <h1 id="link-title">{t(lang, 'link.title')}</h1>
-      <p>{t(lang, 'link.intro', { email: props.email })}</p>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
-      <form method="post" action={props.action} class="stack">
-        <CsrfField token={props.token} />
-        <input type="hidden" name="username" value={props.email} autocomplete="username" />
-        <label for="new-password">{t(lang, 'link.password')}</label>
-        <input
-          id="new-password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength={PASSWORD_MIN_CHARS}
-          maxlength={256}
-          aria-describedby="password-rules"
-          autofocus
-        />
-        <p id="password-rules" class="hint">
-          {t(lang, 'link.rules')}
-        </p>
-        <label for="confirm-password">{t(lang, 'link.confirm')}</label>
-        <input
-          id="confirm-password"
-          name="confirm"
-          type="password"
-          autocomplete="new-password"
-          required
-          maxlength={256}
-        />
-        <button type="submit" class="primary">
-          {t(lang, 'link.submit')}
-        </button>
-      </form>
-    </section>
-  );
-}
 
 export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
@@ -128,33 +35,14 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
     sessions: services.config.web.session,
     throttle: services.signInThrottle!,
   };
-  const page = (c: Context<WebEnv>, title: string, body: Child, status = 200) => {
-    const here = new URL(c.req.url);
-    return c.html(
-      <Page
-        lang={c.get('lang')}
-        title={title}
-        assets={assets}
-        formToken={c.get('formToken')}
-        here={safeNext(here.pathname + here.search)}
-      >
-        {body}
-      </Page>,
-      status as 200,
-    );
-  };
+  const page = (c: Context<WebEnv>, title: string, body: Child, status = 200) =>
+    renderPage(c, assets, title, body, status);
   const signInPage = (
     c: Context<WebEnv>,
     next: string,
     extra: { email?: string; notice?: Notice } = {},
     status = 200,
-  ) =>
-    page(
-      c,
-      t(c.get('lang'), 'signin.title'),
-      <SignInForm lang={c.get('lang')} token={c.get('formToken')} next={next} {...extra} />,
-      status,
-    );
+  ) => renderSignIn(c, services, assets, next, extra, status);
 
   app.get('/signin', (c) => {
     const next = safeNext(c.req.query('next'));
@@ -174,6 +62,9 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
     const next = safeNext(form.next);
     const lang = c.get('lang');
     assertFormToken(c, form, trust);
+    if (!services.config.web.passwordSignIn) {
+      return signInPage(c, next, { notice: { kind: 'error', text: t(lang, 'signin.passwordsOff') } }, 403);
+    }
     try {
       const { token } = await signInWithPassword(deps, {
         email: form.email ?? '',
@@ -209,6 +100,7 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
 
   app.get('/signin/link/:token', async (c) => {
     const lang = c.get('lang');
+    if (!services.config.web.passwordSignIn) return linkInvalid(c);
     try {
       const { email } = await peekSignInLink(deps, c.req.param('token'));
       return page(
@@ -238,6 +130,7 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
   app.post('/signin/link/:token', formBodyLimit, async (c) => {
     const form = await readForm(c);
     assertFormToken(c, form, trust);
+    if (!services.config.web.passwordSignIn) return linkInvalid(c);
     const lang = c.get('lang');
     const linkToken = c.req.param('token');
     const again = async (error: string) => {
