@@ -25,7 +25,9 @@ import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { auditChanges } from './http/audit.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { adminAuditRoutes } from './routes/admin.audit.ts';
 import { OidcSignIn } from './sessions/oidc.ts';
 import { SignInThrottle } from './sessions/throttle.ts';
 import { webRoutes } from './web/index.tsx';
@@ -82,6 +84,14 @@ export function createApp(given: Services): Hono<AppEnv> {
     }),
   );
 
+  if (services.audit) {
+    const record = auditChanges(services.audit, config.web.trustProxy);
+    app.use('/api/admin/*', record);
+    app.use('/api/indexing/*', (c, next) =>
+      c.req.path.startsWith('/api/indexing/documents') ? next() : record(c, next),
+    );
+    app.route('/', adminAuditRoutes(services, services.audit));
+  }
   app.route('/', healthRoutes());
   app.route('/', adminAccountsRoutes(services));
   app.route('/', adminKeysRoutes(services));

@@ -87,6 +87,7 @@ export const EnvSchema = v.object({
   SESSION_IDLE_MINUTES: v.optional(intFromEnv('SESSION_IDLE_MINUTES', 1, 525_600), '720'),
   SESSION_MAX_HOURS: v.optional(intFromEnv('SESSION_MAX_HOURS', 1, 8_760), '168'),
   TRUST_PROXY: v.optional(boolFromEnv('TRUST_PROXY'), 'false'),
+  AUDIT_RETENTION_DAYS: v.optional(intFromEnv('AUDIT_RETENTION_DAYS', 0, 36_500), '365'),
   PASSWORD_SIGNIN: v.optional(boolFromEnv('PASSWORD_SIGNIN'), 'true'),
   OIDC_ISSUER: v.optional(v.pipe(v.string(), v.trim(), v.url('OIDC_ISSUER must be a URL'))),
   OIDC_CLIENT_ID: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
@@ -186,6 +187,8 @@ export interface Config {
     /** Single sign-on with OpenID Connect (src/sessions/oidc.ts); absent when OIDC_ISSUER is unset. */
     oidc?: OidcConfig;
   };
+  /** Days the audit log keeps (src/audit/); 0 keeps everything. */
+  auditRetentionDays: number;
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -324,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
               label: e.OIDC_LABEL,
             },
     },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
   };
 }

@@ -7,6 +7,8 @@
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuditLog } from './audit/audit.ts';
 import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { createApp } from './app.ts';
@@ -60,7 +62,13 @@ async function main(): Promise<void> {
   const webSearch = createWebSearchService({ config: config.webSearch, log });
   const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
   const webAssets = await loadWebAssets();
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner, webAssets };
+  const audit = new AuditLog({
+    dir: join(config.dataDir, 'audit'),
+    log: log.child({ component: 'audit' }),
+    now,
+    retentionDays: config.auditRetentionDays,
+  });
+  const services: Services = { config, log, state, now, webSearch, documents, searchRunner, webAssets, audit };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -86,6 +94,7 @@ async function main(): Promise<void> {
       await documents.close();
       await index.close();
       await closeSharedPool();
+      await audit.close();
       await state.close();
       log.info('stopped');
       process.exit(0);

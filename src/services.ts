@@ -9,6 +9,7 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { AuditLog } from './audit/audit.ts';
 import type { OidcSignIn } from './sessions/oidc.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
 import type { WebAssets } from './web/assets/store.ts';
@@ -31,6 +32,8 @@ export interface Services {
   chatFetch?: typeof fetch;
   /** Failed sign-in counts (one per process); createApp makes one when absent. */
   signInThrottle?: SignInThrottle;
+  /** The audit log of administrative changes and sign-ins (main.ts opens it under DATA_DIR/audit). */
+  audit?: AuditLog;
   /** Single sign-on (createApp makes one from `config.web.oidc` when absent). */
   oidc?: OidcSignIn;
   /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */

@@ -46,6 +46,8 @@ export class SsoError extends Error {
   constructor(
     readonly code: SsoErrorCode,
     message: string,
+    /** The email the provider sent, when the refusal is about it (audit log). */
+    readonly email?: string,
   ) {
     super(message);
   }
@@ -175,12 +177,12 @@ export class OidcSignIn {
       throw new SsoError('email_missing', 'The sign-in provider did not send an email address');
     }
     if (claims.email_verified !== true) {
-      throw new SsoError('email_unverified', 'The sign-in provider has not verified this email address');
+      throw new SsoError('email_unverified', 'The sign-in provider has not verified this email address', claims.email);
     }
     const email = normalizeEmail(claims.email);
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (this.settings.allowedDomains.length > 0 && !this.settings.allowedDomains.includes(domain)) {
-      throw new SsoError('domain_not_allowed', `Accounts of ${domain} may not sign in here`);
+      throw new SsoError('domain_not_allowed', `Accounts of ${domain} may not sign in here`, email);
     }
     return email;
   }

@@ -25,6 +25,7 @@ import { LANG_COOKIE, isLang, t } from '../i18n/i18n.ts';
 import { LinkForm, renderPage, renderSignIn, type Notice } from './sign-in-views.tsx';
 import type { WebAssets } from '../assets/store.ts';
 import { assertFormToken, safeNext } from '../viewer.ts';
+import { auditSignIn } from '../audit.ts';
 
 export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
@@ -73,9 +74,14 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
         userAgent: c.req.header('user-agent') ?? '',
       });
       setSessionCookie(c, token, services.config.web.session.maxMs, trust);
+      await auditSignIn(c, services, 'signin.password', form.email ?? '');
       return c.redirect(next, 303);
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
+      const reason = err.kind === 'TOO_MANY_REQUESTS' ? 'throttled' : 'wrong email or password';
+      if (err.kind === 'TOO_MANY_REQUESTS' || err.kind === 'UNAUTHORIZED') {
+        await auditSignIn(c, services, 'signin.failed', form.email ?? '', { reason });
+      }
       if (err.kind === 'TOO_MANY_REQUESTS') {
         const minutes = Math.max(1, Math.ceil((err.retryAfterSeconds ?? 60) / 60));
         c.header('Retry-After', String(Math.ceil(err.retryAfterSeconds ?? 60)));
@@ -151,11 +157,12 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
     if ([...password].length < PASSWORD_MIN_CHARS) return again(t(lang, 'link.tooShort'));
     try {
       const address = clientAddress(c, trust);
-      const { token } = await redeemSignInLink(deps, linkToken, password, {
+      const { token, email } = await redeemSignInLink(deps, linkToken, password, {
         address,
         userAgent: c.req.header('user-agent') ?? '',
       });
       setSessionCookie(c, token, services.config.web.session.maxMs, trust);
+      await auditSignIn(c, services, 'signin.link', email, { password_set: true });
       return c.redirect('/', 303);
     } catch (err) {
       if (err instanceof ServiceError && err.kind === 'NOT_FOUND' && err.message === LINK_INVALID)
@@ -170,6 +177,8 @@ export function signInRoutes(services: Services, assets: WebAssets): Hono<WebEnv
     assertFormToken(c, form, trust);
     const token = readSessionToken(c);
     if (token !== undefined) await endSessionByToken(deps, token);
+    const viewer = c.get('viewer');
+    if (viewer) await auditSignIn(c, services, 'signout', viewer.email);
     clearSessionCookie(c, trust);
     return c.redirect('/signin?signedout=1', 303);
   });

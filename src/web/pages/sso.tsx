@@ -18,6 +18,7 @@ import { formBodyLimit, readForm } from '../form.ts';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import { assertFormToken, safeNext } from '../viewer.ts';
 import { renderSignIn } from './sign-in-views.tsx';
+import { auditSignIn } from '../audit.ts';
 
 export const STATE_COOKIE = 'es_oidc';
 const CALLBACK = '/signin/oidc/callback';
@@ -49,14 +50,16 @@ export function ssoRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
     const cookieState = getCookie(c, STATE_COOKIE);
     deleteCookie(c, STATE_COOKIE, { ...cookie, secure: isHttps(c, trust) });
     try {
-      const { token, next } = await oidc.finish(new URL(c.req.url), cookieState, {
+      const { token, next, email } = await oidc.finish(new URL(c.req.url), cookieState, {
         address: clientAddress(c, trust),
         userAgent: c.req.header('user-agent') ?? '',
       });
       setSessionCookie(c, token, services.config.web.session.maxMs, trust);
+      await auditSignIn(c, services, 'signin.oidc', email);
       return c.redirect(next, 303);
     } catch (err) {
       if (!(err instanceof SsoError)) throw err;
+      await auditSignIn(c, services, 'signin.oidc_failed', err.email ?? '', { reason: err.code });
       const text = t(c.get('lang'), `sso.${err.code}` as MessageKey);
       const status = err.code === 'provider_unreachable' ? 502 : err.code === 'state_invalid' ? 400 : 401;
       return renderSignIn(c, services, assets, '/', { notice: { kind: 'error', text } }, status);
