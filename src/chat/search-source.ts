@@ -11,7 +11,7 @@
  * is found (a restriction never widens to every datasource).
  */
 import { RequestValidationError } from '../errors.ts';
-import { indexingState } from '../indexing/datasources.ts';
+import { indexingState } from '../controlplane/datasources.ts';
 import { DATA_SOURCE_CATEGORIES } from '../search/params.ts';
 import { searchWith } from '../search/service.ts';
 import type { Services } from '../services.ts';

@@ -5,7 +5,7 @@
  * payload that search results are built from.
  */
 import type { IndexDocument } from '../../engine/index.ts';
-import { compoundSubValue } from '../indexing/names.ts';
+import { compoundSubValue } from '../controlplane/names.ts';
 import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY, searchFileType } from '../search/index-schema.ts';
 import type { QueuedDocument } from './queue.ts';
 import { parseInstant } from '../iso-date.ts';

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { pyIssue } from '../http/validation.ts';
-import { DOCUMENT_FILE_TYPES } from '../indexing/file-types.ts';
+import { DOCUMENT_FILE_TYPES } from '../controlplane/file-types.ts';
 import { hasRealCalendarFields, parseInstant } from '../iso-date.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */

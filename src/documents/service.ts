@@ -13,8 +13,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Index } from '../../engine/index.ts';
-import { onIndexingEvent } from '../indexing/events.ts';
-import { indexingState } from '../indexing/datasources.ts';
+import { onIndexingEvent } from '../controlplane/events.ts';
+import { indexingState } from '../controlplane/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from '../search/index-schema.ts';

@@ -9,8 +9,8 @@
  * filters on the token set of the searching user (empty for datasources on
  * which the user is not registered).
  */
-import type { DatasourceState } from '../indexing/state.ts';
-import { resolveGroups } from '../indexing/resolve.ts';
+import type { DatasourceState } from '../controlplane/state.ts';
+import { resolveGroups } from '../controlplane/resolve.ts';
 import type { DocumentInput } from './schema.ts';
 
 export const anonymousToken = (datasource: string) => `${datasource}|*`;

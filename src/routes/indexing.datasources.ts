@@ -24,8 +24,8 @@ import {
   getDatasource,
   listDatasources,
   updateDatasource,
-} from '../indexing/index.ts';
-import { CreateDatasourceSchema, SubSchema, UpdateDatasourceSchema } from '../indexing/schemas.ts';
+} from '../controlplane/index.ts';
+import { CreateDatasourceSchema, SubSchema, UpdateDatasourceSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';
 

@@ -17,8 +17,8 @@
  */
 import type { Filter, Hit, ParsedQuery, Searcher } from '../../engine/index.ts';
 import { parentPath } from '../documents/convert.ts';
-import { compoundSubValue } from '../indexing/names.ts';
-import type { SubRecord } from '../indexing/state.ts';
+import { compoundSubValue } from '../controlplane/names.ts';
+import type { SubRecord } from '../controlplane/state.ts';
 import { RELATED_STORED_FIELDS } from './index-schema.ts';
 import { highlightMarkup } from './markup.ts';
 import type { RelatedCache, RelatedLists } from './related-cache.ts';

@@ -25,8 +25,8 @@
 import type { Filter, Index, Language, Searcher } from '../../engine/index.ts';
 import { QueryError } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
-import { indexingState } from '../indexing/datasources.ts';
-import type { SubRecord } from '../indexing/state.ts';
+import { indexingState } from '../controlplane/datasources.ts';
+import type { SubRecord } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
 import {
   DATA_SOURCE_CATEGORIES,

@@ -4,7 +4,7 @@
  */
 import { accountsPart } from '../accounts/state.ts';
 import { agentsPart } from '../agents/state.ts';
-import { indexingPart } from '../indexing/state.ts';
+import { indexingPart } from '../controlplane/state.ts';
 import type { StatePart } from './store.ts';
 
 export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart];

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { daysInMonth, hasRealCalendarFields } from '../../src/iso-date.ts';
-import { matchesPropertyType } from '../../src/indexing/document-rules.ts';
+import { matchesPropertyType } from '../../src/controlplane/document-rules.ts';
 import { parseTimestamp } from '../../src/routes/admin.schemas.ts';
 import { parseDateRange } from '../../src/search/params.ts';
 

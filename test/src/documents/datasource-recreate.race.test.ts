@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 import { pushDocuments } from '../../../src/documents/push.ts';
-import { createDatasource, deleteDatasource } from '../../../src/indexing/datasources.ts';
+import { createDatasource, deleteDatasource } from '../../../src/controlplane/datasources.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { openState } from '../../../src/state/open.ts';
 import { doc, docsHarness, MASTER } from './harness.ts';

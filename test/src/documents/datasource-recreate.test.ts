@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { deleteDatasource } from '../../../src/indexing/datasources.ts';
+import { deleteDatasource } from '../../../src/controlplane/datasources.ts';
 import { openState } from '../../../src/state/open.ts';
 import { doc, docsHarness, MASTER } from './harness.ts';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { documentSchema, fastValidDocument } from '../../../src/documents/schema.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../controlplane/prng.ts';
 
 const MAX_BINARY = 64;
 const schema = documentSchema(MAX_BINARY);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { revokeKey } from '../../../src/accounts/accounts.ts';
 import { createServiceAccount } from '../../../src/accounts/service-accounts.ts';
-import { indexingFixture, MASTER_KEY } from '../indexing/helpers.ts';
+import { indexingFixture, MASTER_KEY } from '../controlplane/helpers.ts';
 
 const ROUTES: [string, string, unknown?][] = [
   ['POST', '/datasources', { name: 'ds', display_name: 'DS' }],

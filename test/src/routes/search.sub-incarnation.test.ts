@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { commitIndexing } from '../../../src/indexing/events.ts';
+import { commitIndexing } from '../../../src/controlplane/events.ts';
 import { searchHarness, type SearchHarness } from '../search/harness.ts';
 
 let h: SearchHarness;

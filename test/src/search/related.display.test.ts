@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
 import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../controlplane/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 
 const rnd = prng(5);

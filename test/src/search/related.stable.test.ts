@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RelatedCache } from '../../../src/search/related-cache.ts';
 import { configureRelatedCache } from '../../../src/search/service.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../controlplane/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 
 const rnd = prng(77);

@@ -11,7 +11,7 @@ import { SearchPool } from '../../../src/search/pool.ts';
 import { searchDocuments } from '../../../src/search/service.ts';
 import { toSearchParams } from '../../../src/search/params.ts';
 import { validateSearchQuery } from '../../../src/routes/search.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../controlplane/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 
 const rnd = prng(11);

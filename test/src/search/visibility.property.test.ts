@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, analyzeQuery } from '../../../engine/analysis/index.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../controlplane/prng.ts';
 import { similarOptions } from '../../../src/search/result.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 

@@ -10,7 +10,7 @@
  *            creation is acknowledged
  */
 import { pushDocuments } from '../../../../src/documents/push.ts';
-import { createDatasource, deleteDatasource } from '../../../../src/indexing/datasources.ts';
+import { createDatasource, deleteDatasource } from '../../../../src/controlplane/datasources.ts';
 import { openOnDisk } from './on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;

@@ -23,7 +23,7 @@ import {
   updateDatasource,
   updateUser,
   type IndexingEvent,
-} from '../../../src/indexing/index.ts';
+} from '../../../src/controlplane/index.ts';
 import { stateParts } from '../../../src/state/parts.ts';
 import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
 

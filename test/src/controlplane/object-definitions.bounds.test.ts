@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { CreateDatasourceSchema } from '../../../src/indexing/schemas.ts';
-import { datasourceView } from '../../../src/indexing/views.ts';
-import type { DatasourceState } from '../../../src/indexing/state.ts';
+import { CreateDatasourceSchema } from '../../../src/controlplane/schemas.ts';
+import { datasourceView } from '../../../src/controlplane/views.ts';
+import type { DatasourceState } from '../../../src/controlplane/state.ts';
 
 const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 const create = (extra: unknown) =>

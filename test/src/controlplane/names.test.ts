@@ -1,8 +1,8 @@
 /** Naming rules: slugs, sub keys derived from names, group names, email normalisation. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compoundSubValue, deriveKey, isSlug, normalizeEmail } from '../../../src/indexing/index.ts';
-import { groupNameProblem } from '../../../src/indexing/names.ts';
+import { compoundSubValue, deriveKey, isSlug, normalizeEmail } from '../../../src/controlplane/index.ts';
+import { groupNameProblem } from '../../../src/controlplane/names.ts';
 
 test('slug form: lowercase words of letters and digits joined by single underscores', () => {
   for (const s of ['a', 'hr', 'hr_wiki', 'a1_b2', 'x9y']) assert.ok(isSlug(s), s);

@@ -19,13 +19,13 @@ import {
   renameGroup,
   requireDatasource,
   resolveGroups,
-} from '../../../src/indexing/index.ts';
+} from '../../../src/controlplane/index.ts';
 import {
   applyIndexingEvent,
   indexingPart,
   type DatasourceState,
   type IndexingState,
-} from '../../../src/indexing/state.ts';
+} from '../../../src/controlplane/state.ts';
 import { openMemoryState } from '../../../src/state/open.ts';
 import { ServiceError } from '../../../src/errors.ts';
 import { prng } from './prng.ts';

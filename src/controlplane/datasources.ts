@@ -23,7 +23,7 @@ import {
 } from './state.ts';
 import { datasourceView, type DatasourceView } from './views.ts';
 
-/** What the indexing domain functions need (a subset of Services). */
+/** What the control-plane functions need (a subset of Services). */
 export interface IndexingDeps {
   state: StateStore;
   now: () => number;

@@ -7,7 +7,7 @@ import {
   matchesPropertyType,
   resolveSubReference,
   type DatasourceRecord,
-} from '../../../src/indexing/index.ts';
+} from '../../../src/controlplane/index.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const record: DatasourceRecord = {
