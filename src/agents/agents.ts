@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { notFound } from '../errors.ts';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import type { StateStore } from '../state/store.ts';
 import { agentsPart, commitAgents, type AgentRecord } from './state.ts';
 

@@ -11,7 +11,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServiceError, forbidden } from '../errors.ts';
 import type { Actor } from '../accounts/accounts.ts';
-import type { AppEnv, Principal } from '../http/env.ts';
+import type { Principal } from '../accounts/principal.ts';
+import type { AppEnv } from '../http/env.ts';
 import { authenticate, type AuthDeps } from './authenticate.ts';
 
 type Check = (p: Principal) => string | undefined;

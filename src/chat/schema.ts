@@ -8,7 +8,7 @@
  * message (`refusal`, `tool_calls`, ...) are accepted and ignored.
  */
 import * as v from 'valibot';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import { WEB_SEARCH_MODES } from '../websearch/types.ts';
 import { TOOL_NAMES } from './tools.ts';
 

@@ -5,8 +5,8 @@
  * `failed` entry in bulk). For the documents pipeline; pure functions.
  */
 import { SchemaError } from '../errors.ts';
-import { hasRealCalendarFields } from '../iso-date.ts';
-import { boundedCopy } from '../json-bounds.ts';
+import { hasRealCalendarFields } from '../validation/iso-date.ts';
+import { boundedCopy } from '../validation/json-bounds.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceRecord, PropertyDefinition, SubRecord } from './state.ts';
 

@@ -8,9 +8,9 @@
  * the README (Indexing API section).
  */
 import * as v from 'valibot';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import { SLUG_RE } from './names.ts';
-import { jsonDepthExceeds, jsonSizeExceeds, MAX_JSON_DEPTH } from '../json-bounds.ts';
+import { jsonDepthExceeds, jsonSizeExceeds, MAX_JSON_DEPTH } from '../validation/json-bounds.ts';
 
 export const LIMITS = {
   nameLength: 64,

@@ -2,7 +2,7 @@
  * JSON views of the indexing state as the API answers them (the response
  * bodies the spec leaves "not shown"; documented in the README).
  */
-import { boundedCopy, MAX_JSON_DEPTH } from '../json-bounds.ts';
+import { boundedCopy, MAX_JSON_DEPTH } from '../validation/json-bounds.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceState, ObjectDefinition } from './state.ts';
 

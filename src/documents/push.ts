@@ -12,7 +12,7 @@
  */
 import * as v from 'valibot';
 import { RequestValidationError, SchemaError, ServiceError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Searcher } from '../../engine/index.ts';
 import { requireDatasource } from '../controlplane/datasources.ts';
 import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../controlplane/document-rules.ts';

@@ -6,9 +6,9 @@
  * Rules that need the datasource (subs, custom properties) are in rules.ts.
  */
 import * as v from 'valibot';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import { DOCUMENT_FILE_TYPES } from '../controlplane/file-types.ts';
-import { hasRealCalendarFields, parseInstant } from '../iso-date.ts';
+import { hasRealCalendarFields, parseInstant } from '../validation/iso-date.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */
 export const DOCUMENT_LIMITS = {

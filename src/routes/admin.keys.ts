@@ -13,7 +13,7 @@ import { createPersonalKey, revokeKey } from '../accounts/accounts.ts';
 import { actorOf, canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
 import { readJson } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
 import { createKeyBody } from './admin.schemas.ts';
 

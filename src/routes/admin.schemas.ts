@@ -1,6 +1,6 @@
 /**
  * Request schemas shared by the admin route modules (valibot, reported in the
- * Pydantic v2 shape by src/http/validation.ts). Emails follow Pydantic's email rules
+ * Pydantic v2 shape by src/validation/pydantic.ts). Emails follow Pydantic's email rules
  * (src/accounts/email.ts). `expires_at` accepts ISO 8601
  * date-times (`2030-01-31T12:00:00Z`, an offset, or none meaning UTC, or a bare
  * date) and must lie in the future; it is turned into epoch milliseconds.
@@ -8,8 +8,8 @@
 import * as v from 'valibot';
 import { emailProblem } from '../accounts/email.ts';
 import { ROLES } from '../accounts/state.ts';
-import { pyIssue } from '../http/validation.ts';
-import { hasRealCalendarFields } from '../iso-date.ts';
+import { pyIssue } from '../validation/pydantic.ts';
+import { hasRealCalendarFields } from '../validation/iso-date.ts';
 
 const ISO = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 

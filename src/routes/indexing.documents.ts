@@ -13,7 +13,7 @@ import { checkAccess, CheckAccessSchema, deleteDocument, documentStatus } from '
 import type { DocumentService } from '../documents/service.ts';
 import { jsonBody, readJsonWithBytes } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Services } from '../services.ts';
 

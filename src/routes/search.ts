@@ -12,7 +12,7 @@ import { requirePersonal } from '../auth/middleware.ts';
 import type { DocumentService } from '../documents/service.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { toValidationItems } from '../http/validation.ts';
+import { toValidationItems } from '../validation/pydantic.ts';
 import { SearchQuerySchema, toSearchParams, type SearchQuery } from '../search/params.ts';
 import { searchJsonWith } from '../search/service.ts';
 import type { Services } from '../services.ts';

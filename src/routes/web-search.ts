@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { requirePersonal } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
 import { createWebSearchService } from '../websearch/service.ts';
 import {

@@ -12,7 +12,7 @@
  * (default) or `en`. Unknown parameters are ignored, as FastAPI does.
  */
 import * as v from 'valibot';
-import { pyIssue } from '../http/validation.ts';
+import { pyIssue } from '../validation/pydantic.ts';
 import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from './index-schema.ts';
 
 /** The spec's source categories; pushed datasources belong to `other`. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { RequestValidationError } from '../../../src/errors.ts';
-import { pyIssue, validate } from '../../../src/http/validation.ts';
+import { pyIssue, validate } from '../../../src/validation/pydantic.ts';
 
 function items(schema: v.GenericSchema, value: unknown, where: 'body' | 'query' | 'path' = 'body') {
   try {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { RequestValidationError } from '../../../src/errors.ts';
-import { validate } from '../../../src/http/validation.ts';
+import { validate } from '../../../src/validation/pydantic.ts';
 
 function first(schema: v.GenericSchema, value: unknown) {
   try {

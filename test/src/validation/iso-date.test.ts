@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { daysInMonth, hasRealCalendarFields } from '../../src/iso-date.ts';
-import { matchesPropertyType } from '../../src/controlplane/document-rules.ts';
-import { parseTimestamp } from '../../src/routes/admin.schemas.ts';
-import { parseDateRange } from '../../src/search/params.ts';
+import { daysInMonth, hasRealCalendarFields } from '../../../src/validation/iso-date.ts';
+import { matchesPropertyType } from '../../../src/controlplane/document-rules.ts';
+import { parseTimestamp } from '../../../src/routes/admin.schemas.ts';
+import { parseDateRange } from '../../../src/search/params.ts';
 
 test('days per month follow the Gregorian leap-year rule', () => {
   assert.deepEqual(

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boundedCopy, jsonDepthExceeds, jsonSizeExceeds } from '../../src/json-bounds.ts';
+import { boundedCopy, jsonDepthExceeds, jsonSizeExceeds } from '../../../src/validation/json-bounds.ts';
 
 const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 
