@@ -27,7 +27,7 @@ import OpenAI from 'openai';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import { openMemoryState } from '../../src/state/open.ts';
+import { openMemoryState } from '../../src/open-state.ts';
 
 const RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 40);
 const TOKENS = Number(process.env.CHAT_BENCH_TOKENS ?? 20);

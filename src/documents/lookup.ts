@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { notFound } from '../errors.ts';
 import { requireDatasource } from '../controlplane/datasources.ts';
 import { membershipPath, resolveGroups } from '../controlplane/resolve.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { documentKey } from './index-schema.ts';
 import type { StateStore } from '../state/store.ts';
 import type { StoredDoc } from '../../engine/index.ts';
 import type { DocumentService } from './service.ts';

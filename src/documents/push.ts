@@ -19,7 +19,7 @@ import { checkCustomProperties, propertyDefinitions, resolveSubReference } from 
 import { pendingDatasourceDrop } from '../controlplane/events.ts';
 import type { DatasourceState, PropertyDefinition } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { documentKey } from './index-schema.ts';
 import { documentSuffix } from './body.ts';
 import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersion } from './queue.ts';
 import { documentItemSpans } from './raw-items.ts';

@@ -17,7 +17,7 @@ import { onIndexingEvent } from '../controlplane/events.ts';
 import { indexingState } from '../controlplane/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { documentKey } from './index-schema.ts';
 import { RecordLogWriter, replayFile } from '../storage/record-log.ts';
 import { IndexingPipeline, type BodyReader } from './pipeline.ts';
 import { DocumentQueue, type NewQueueOp, type QueueOp } from './queue.ts';

@@ -13,7 +13,7 @@
  */
 import * as v from 'valibot';
 import { pyIssue } from '../validation/pydantic.ts';
-import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from './index-schema.ts';
+import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from '../documents/index-schema.ts';
 
 /** The spec's source categories; pushed datasources belong to `other`. */
 export const DATA_SOURCE_CATEGORIES = [

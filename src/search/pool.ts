@@ -22,7 +22,7 @@ import { startModuleWorker, type Index } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
-import type { Language } from '../chat/types.ts';
+import type { Language } from '../../engine/index.ts';
 import type { PlanRunner, SearchPlan } from './service.ts';
 
 export const SEA_SEARCH_WORKER_ASSET = 'search-worker.cjs';

@@ -19,7 +19,7 @@ import type { Filter, Hit, ParsedQuery, Searcher } from '../../engine/index.ts';
 import { parentPath } from '../documents/convert.ts';
 import { compoundSubValue } from '../controlplane/names.ts';
 import type { SubRecord } from '../controlplane/state.ts';
-import { RELATED_STORED_FIELDS } from './index-schema.ts';
+import { RELATED_STORED_FIELDS } from '../documents/index-schema.ts';
 import { highlightMarkup } from './markup.ts';
 import type { RelatedCache, RelatedLists } from './related-cache.ts';
 

@@ -17,11 +17,11 @@
 import { parentPort } from 'node:worker_threads';
 import { SnapshotReader, type SharedSnapshot, type Searcher } from '../../engine/index.ts';
 import { RequestValidationError, type ValidationItem } from '../errors.ts';
-import { DOCUMENT_SCHEMA } from './index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../documents/index-schema.ts';
 import { RelatedCache } from './related-cache.ts';
 import { runPlan, type SearchPlan } from './service.ts';
-import { selectRelevant } from '../files/select.ts';
-import type { Language } from '../chat/types.ts';
+import { selectRelevant } from '../passages/select.ts';
+import type { Language } from '../../engine/index.ts';
 
 /**
  * A search. The viewer's token set travels once per worker: `tokens` comes with the first plan of

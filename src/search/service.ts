@@ -39,7 +39,7 @@ import {
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
-import type { SelectPassagesFn } from '../files/select.ts';
+import type { SelectPassagesFn } from '../passages/select.ts';
 
 export interface SearchDeps {
   state: StateStore;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { createAccount, createPersonalKey } from '../../../src/accounts/accounts.ts';
 import { createServiceAccount } from '../../../src/accounts/service-accounts.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openMemoryState } from '../../../src/open-state.ts';
 import type { Services } from '../../../src/services.ts';
 
 export const MASTER_KEY = 'test-master-key-0123456789abcdef';

@@ -26,7 +26,7 @@ import {
   type DatasourceState,
   type IndexingState,
 } from '../../../src/controlplane/state.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openMemoryState } from '../../../src/open-state.ts';
 import { ServiceError } from '../../../src/errors.ts';
 import { prng } from './prng.ts';
 

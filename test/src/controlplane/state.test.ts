@@ -24,7 +24,7 @@ import {
   updateUser,
   type IndexingEvent,
 } from '../../../src/controlplane/index.ts';
-import { stateParts } from '../../../src/state/parts.ts';
+import { stateParts } from '../../../src/open-state.ts';
 import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
 
 async function populate(deps: { state: StateStore; now: () => number }) {
@@ -136,7 +136,7 @@ test('through the file journal: state survives a restart and a compaction', asyn
   const { mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const { openState } = await import('../../../src/state/open.ts');
+  const { openState } = await import('../../../src/open-state.ts');
   const { silentLogger } = await import('../../../src/log.ts');
   const dir = await mkdtemp(join(tmpdir(), 'indexing-state-'));
   try {

@@ -12,7 +12,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { pushDocuments } from '../../../src/documents/push.ts';
 import { createDatasource, deleteDatasource } from '../../../src/controlplane/datasources.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
+import { openState } from '../../../src/open-state.ts';
 import { doc, docsHarness, MASTER } from './harness.ts';
 
 const DS = { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] };

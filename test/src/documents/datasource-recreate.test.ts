@@ -14,7 +14,7 @@ import { FsDirectory } from '../../../engine/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
 import { deleteDatasource } from '../../../src/controlplane/datasources.ts';
-import { openState } from '../../../src/state/open.ts';
+import { openState } from '../../../src/open-state.ts';
 import { doc, docsHarness, MASTER } from './harness.ts';
 
 const DS = { name: 'wiki', display_name: 'Wiki' };

@@ -13,10 +13,10 @@ import { loadConfig } from '../../../src/config.ts';
 import { createBodyReader } from '../../../src/documents/body.ts';
 import { DocumentService } from '../../../src/documents/service.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
 import type { Services } from '../../../src/services.ts';
 import { SearchPool } from '../../../src/search/pool.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openMemoryState } from '../../../src/open-state.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 
 export const MASTER = 'master-key-for-tests-0123456789';

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryDirectory } from '../../../engine/index.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openMemoryState } from '../../../src/open-state.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 import { doc, docsHarness, type DocsHarness } from './harness.ts';
 

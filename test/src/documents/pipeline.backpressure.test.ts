@@ -6,7 +6,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { IndexingPipeline } from '../../../src/documents/pipeline.ts';
 import type { QueueOp } from '../../../src/documents/queue.ts';
 import { StatusRegistry } from '../../../src/documents/status.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
 
 const op = (seq: number): QueueOp => ({
   op: 'upsert',

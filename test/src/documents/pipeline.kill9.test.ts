@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
+import { openState } from '../../../src/open-state.ts';
 import { docsHarness } from './harness.ts';
 
 const CHILD = new URL('./helpers/push-child.ts', import.meta.url).pathname;

@@ -9,7 +9,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openMemoryState } from '../../../src/open-state.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 import { scanFile } from '../../../src/storage/record-log.ts';
 import { doc, docsHarness, type DocsHarnessOptions } from './harness.ts';

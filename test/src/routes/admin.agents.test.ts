@@ -12,7 +12,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createAgent, getAgent } from '../../../src/agents/agents.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
+import { openState } from '../../../src/open-state.ts';
 import {
   chatHarness,
   MASTER,

@@ -4,7 +4,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sha256, toHex } from '../../../src/accounts/secrets.ts';
-import { stateDir } from '../../../src/state/open.ts';
+import { stateDir } from '../../../src/open-state.ts';
 import { harness } from '../auth/helpers/harness.ts';
 import { tempDir } from '../storage/helpers/tmp.ts';
 

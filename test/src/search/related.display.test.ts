@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
 import { prng } from '../controlplane/prng.ts';
 import { searchHarness, type SearchHarness } from './harness.ts';
 

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { doc } from '../documents/harness.ts';
-import { stateParts } from '../../../src/state/parts.ts';
+import { stateParts } from '../../../src/open-state.ts';
 import { MemoryJournal, StateStore, type StateEvent } from '../../../src/state/store.ts';
 import { searchHarness } from './harness.ts';
 

@@ -7,7 +7,7 @@ import { createApp } from '../../../../src/app.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { silentLogger, type Logger } from '../../../../src/log.ts';
 import type { Services } from '../../../../src/services.ts';
-import { openMemoryState, openState } from '../../../../src/state/open.ts';
+import { openMemoryState, openState } from '../../../../src/open-state.ts';
 
 export const MASTER = 'master-key-for-tests-0123456789';
 

@@ -9,8 +9,8 @@ import { loadConfig } from '../../../../src/config.ts';
 import { createBodyReader } from '../../../../src/documents/body.ts';
 import { DocumentService } from '../../../../src/documents/service.ts';
 import { silentLogger } from '../../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../../src/search/index-schema.ts';
-import { openState } from '../../../../src/state/open.ts';
+import { DOCUMENT_SCHEMA } from '../../../../src/documents/index-schema.ts';
+import { openState } from '../../../../src/open-state.ts';
 import type { StateStore } from '../../../../src/state/store.ts';
 
 /** `prepare` runs on the opened state before the pipeline opens (and reconciles with it). */

@@ -4,8 +4,8 @@
  * the passages are ranked by BM25 against the question, and the best ones
  * that fit are given in document order, gaps marked with "[...]".
  */
-import { bm25, passages, questionTerms } from '../chat/relevance.ts';
-import type { Language } from '../chat/types.ts';
+import { bm25, passages, questionTerms } from './relevance.ts';
+import type { Language } from '../../engine/index.ts';
 
 export const PASSAGE_CHARS = 800;
 

@@ -5,8 +5,7 @@
  * question (the `metadata.language` hint for very short inputs, where
  * detection is unreliable; the detected language otherwise).
  */
-import { analyze, analyzeQuery, detectLanguage } from '../../engine/analysis/index.ts';
-import type { Language } from './types.ts';
+import { analyze, analyzeQuery, detectLanguage, type Language } from '../../engine/index.ts';
 
 /** Inputs with fewer words than this are analysed in the hint language. */
 export const SHORT_INPUT_WORDS = 5;

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { selectRelevant } from '../../../src/files/select.ts';
+import { selectRelevant } from '../../../src/passages/select.ts';
 
 const FILLER =
   'The quarterly report lists the office supplies, the coffee machine and the printer paper of every team. ';

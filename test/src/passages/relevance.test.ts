@@ -1,8 +1,8 @@
 /** Passage selection for attached files and the analysis language of short inputs. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analysisLanguage, bm25, passages, questionTerms } from '../../../src/chat/relevance.ts';
-import { selectRelevant } from '../../../src/files/select.ts';
+import { analysisLanguage, bm25, passages, questionTerms } from '../../../src/passages/relevance.ts';
+import { selectRelevant } from '../../../src/passages/select.ts';
 
 describe('selectRelevant', () => {
   const para = (i: number) => `Section ${i} describes the cafeteria menu and opening hours in some detail.`;
