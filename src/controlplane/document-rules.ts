@@ -5,7 +5,7 @@
  * `failed` entry in bulk). For the documents pipeline; pure functions.
  */
 import { SchemaError } from '../errors.ts';
-import { hasRealCalendarFields } from '../validation/iso-date.ts';
+import { isIsoInstant } from '../validation/iso-date.ts';
 import { boundedCopy } from '../validation/json-bounds.ts';
 import { compoundSubValue } from './names.ts';
 import type { DatasourceRecord, PropertyDefinition, SubRecord } from './state.ts';
@@ -92,8 +92,6 @@ export function propertyDefinitions(record: DatasourceRecord): Map<string, Prope
   return out;
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
 /** Whether `value` is acceptable JSON for `type` (spec, accepted JSON values per property_type). */
 export function matchesPropertyType(type: PropertyDefinition['property_type'], value: unknown): boolean {
   switch (type) {
@@ -103,11 +101,7 @@ export function matchesPropertyType(type: PropertyDefinition['property_type'], v
       return typeof value === 'number' && Number.isFinite(value);
     case 'DATE':
       return (
-        (typeof value === 'number' && Number.isFinite(value)) ||
-        (typeof value === 'string' &&
-          ISO_8601.test(value) &&
-          hasRealCalendarFields(value) &&
-          !Number.isNaN(Date.parse(value)))
+        (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && isIsoInstant(value))
       );
     case 'BOOLEAN':
       return typeof value === 'boolean';

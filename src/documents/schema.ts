@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { pyIssue } from '../validation/pydantic.ts';
 import { DOCUMENT_FILE_TYPES } from '../controlplane/file-types.ts';
-import { hasRealCalendarFields, parseInstant } from '../validation/iso-date.ts';
+import { isIsoInstant } from '../validation/iso-date.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */
 export const DOCUMENT_LIMITS = {
@@ -44,12 +44,6 @@ export function base64DecodedSize(b64: string): number {
   const pad = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
   return (b64.length / 4) * 3 - pad;
 }
-
-/** ISO 8601 date or date-time on a day that exists (iso-date.ts: Date.parse alone rolls `02-30` over). */
-const isoTimestamp = (s: string) =>
-  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(s) &&
-  hasRealCalendarFields(s) &&
-  !Number.isNaN(parseInstant(s));
 
 const str = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
@@ -123,7 +117,7 @@ function buildDocumentSchema(maxBinaryBytes: number) {
       v.pipe(
         v.string(),
         v.check(
-          isoTimestamp,
+          isIsoInstant,
           pyIssue('datetime_from_date_parsing', 'Input should be a valid datetime or date, ISO 8601 expected'),
         ),
       ),
@@ -269,7 +263,7 @@ export function fastValidDocument(raw: unknown, maxBinaryBytes: number): Documen
   if (!optionalText(d.title, DOCUMENT_LIMITS.title) || !optionalText(d.path_preview, DOCUMENT_LIMITS.pathPreview))
     return undefined;
   if (!optionalText(d.path, DOCUMENT_LIMITS.path) || !optionalText(d.author, DOCUMENT_LIMITS.author)) return undefined;
-  if (d.last_modified !== undefined && (typeof d.last_modified !== 'string' || !isoTimestamp(d.last_modified)))
+  if (d.last_modified !== undefined && (typeof d.last_modified !== 'string' || !isIsoInstant(d.last_modified)))
     return undefined;
   if (!optionalNonEmpty(d.data_source_sub) || !optionalNonEmpty(d.data_source_sub_sub)) return undefined;
   if (d.body !== undefined && !validBody(d.body, maxBinaryBytes)) return undefined;

@@ -9,19 +9,11 @@ import * as v from 'valibot';
 import { emailProblem } from '../accounts/email.ts';
 import { ROLES } from '../accounts/state.ts';
 import { pyIssue } from '../validation/pydantic.ts';
-import { hasRealCalendarFields } from '../validation/iso-date.ts';
+import { parseInstant } from '../validation/iso-date.ts';
 
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
-
-/** Parse an ISO 8601 timestamp to epoch ms; undefined when malformed. */
+/** An `expires_at` in epoch ms (ISO 8601 as validation/iso-date.ts reads it, surrounding blanks ignored); undefined when malformed. */
 export function parseTimestamp(text: string): number | undefined {
-  const m = ISO.exec(text.trim());
-  if (!m || !hasRealCalendarFields(text.trim())) return undefined;
-  const [, date, hm, sec, frac, zone] = m;
-  if (!hm) return zone ? undefined : Date.parse(`${date}T00:00:00Z`);
-  const tz =
-    !zone || zone === 'z' || zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
-  const ms = Date.parse(`${date}T${hm}:${sec ?? '00'}${frac ? '.' + frac.slice(0, 3).padEnd(3, '0') : ''}${tz}`);
+  const ms = parseInstant(text.trim());
   return Number.isNaN(ms) ? undefined : ms;
 }
 

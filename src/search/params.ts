@@ -12,6 +12,7 @@
  * (default) or `en`. Unknown parameters are ignored, as FastAPI does.
  */
 import * as v from 'valibot';
+import { parseInstant } from '../validation/iso-date.ts';
 import { pyIssue } from '../validation/pydantic.ts';
 import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from '../documents/index-schema.ts';
 
@@ -64,19 +65,13 @@ function integerParam(min: number, max?: number) {
   return max === undefined ? parse : v.pipe(parse, v.maxValue(max));
 }
 
-/** Both timestamps are real dates and start <= end. */
+/** Both timestamps (the spec's strict DATE_RANGE form) are real instants (validation/iso-date.ts) and start <= end. */
 export function parseDateRange(s: string): { start: number; end: number } | null {
   if (!DATE_RANGE.test(s)) return null;
   const [a, b] = s.split('_');
-  const start = Date.parse(a);
-  const end = Date.parse(b);
-  if (
-    !Number.isFinite(start) ||
-    !Number.isFinite(end) ||
-    new Date(start).toISOString() !== a ||
-    new Date(end).toISOString() !== b
-  )
-    return null;
+  const start = parseInstant(a);
+  const end = parseInstant(b);
+  if (Number.isNaN(start) || Number.isNaN(end)) return null;
   return start <= end ? { start, end } : null;
 }
 

@@ -1,13 +1,24 @@
 /**
- * Strict calendar checks for ISO 8601 dates and date-times. `Date.parse` rolls
- * impossible fields over (`2026-02-30` reads as March 2), so every date input
- * is checked here after its own format pattern: month 1-12, a day that exists
- * in that month (leap years included), hour 0-23, minute and second 0-59, and
- * an offset of at most 23:59.
+ * The one reading of ISO 8601 dates and date-times for every date input of the
+ * service (document `last_modified`, DATE custom properties, key `expires_at`,
+ * the search's custom date range after its own stricter pattern).
+ *
+ * Accepted: `YYYY-MM-DD`, optionally followed by `T`, `t` or a space and
+ * `hh:mm`, `hh:mm:ss` or `hh:mm:ss.fraction` (any number of digits; milliseconds
+ * are kept), then optionally `Z`, `z`, `+hh:mm`, `-hh:mm`, `+hhmm` or `-hhmm`.
+ * A date alone and a date-time without an offset are UTC (`Date.parse` would read
+ * the latter in the server's local time zone, so the same document would get a
+ * different instant on another server).
+ *
+ * Refused: every other form (week and ordinal dates, basic format, a zone after a
+ * bare date, a comma as decimal sign, surrounding whitespace), and fields that do
+ * not name a real instant: month 1-12, a day that exists in that month (leap
+ * years included), hour 0-23, minute and second 0-59, offset at most 23:59.
+ * `Date.parse` alone would roll `2026-02-30` over to March 2.
  */
 
-const FIELDS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
-const OFFSET = /[+-](\d{2}):?(\d{2})$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 /** Days in `month` (1-12) of `year` (proleptic Gregorian calendar, as ISO 8601 counts). */
 export function daysInMonth(year: number, month: number): number {
@@ -15,40 +26,24 @@ export function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/**
- * Whether the date and time fields at the start of `text` (`YYYY-MM-DD`, optionally followed by
- * `Thh:mm[:ss]`) and a trailing numeric offset name a real instant. Checks the fields' ranges
- * only: call it on text that already matched the caller's ISO 8601 pattern.
- */
-export function hasRealCalendarFields(text: string): boolean {
-  const m = FIELDS.exec(text);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || (m[6] !== undefined && Number(m[6]) > 59)))
-    return false;
-  if (m[4] !== undefined) {
-    const z = OFFSET.exec(text.slice(m[0].length));
-    if (z && (Number(z[1]) > 23 || Number(z[2]) > 59)) return false;
-  }
-  return true;
+/** Epoch milliseconds of an accepted ISO 8601 date or date-time; NaN for anything else. */
+export function parseInstant(text: string): number {
+  const m = ISO_8601.exec(text);
+  if (!m) return Number.NaN;
+  const [, year, month, day, hour, minute, second = '00', fraction, , sign, offsetH, offsetM] = m;
+  if (Number(month) < 1 || Number(month) > 12) return Number.NaN;
+  if (Number(day) < 1 || Number(day) > daysInMonth(Number(year), Number(month))) return Number.NaN;
+  const date = `${year}-${month}-${day}`;
+  if (hour === undefined) return Date.parse(`${date}T00:00:00Z`);
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return Number.NaN;
+  if (sign !== undefined && (Number(offsetH) > 23 || Number(offsetM) > 59)) return Number.NaN;
+  // Milliseconds kept, further digits cut (as Date.parse does); the offset in the form Date.parse reads.
+  const ms = fraction === undefined ? '' : `.${fraction.slice(1, 4).padEnd(3, '0')}`;
+  const zone = sign === undefined ? 'Z' : `${sign}${offsetH}:${offsetM}`;
+  return Date.parse(`${date}T${hour}:${minute}:${second}${ms}${zone}`);
 }
 
-const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([Zz]|[+-]\d{2}:?\d{2})?)?$/;
-
-/**
- * Epoch milliseconds of an ISO 8601 date or date-time (NaN when it is neither). A date-time
- * without an offset is UTC, as a date alone is: `Date.parse` would read it in the server's
- * local time zone, so the same document would get a different instant on another server.
- */
-export function parseInstant(text: string): number {
-  const m = INSTANT.exec(text);
-  if (!m) return Number.NaN;
-  if (m[2] === undefined) return Date.parse(`${m[1]}T00:00:00Z`);
-  let zone = m[3] ?? 'Z';
-  if (zone === 'z') zone = 'Z';
-  else if (zone.length === 5) zone = `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  return Date.parse(`${m[1]}T${m[2]}${zone}`);
+/** Whether `text` is an accepted ISO 8601 date or date-time naming a real instant. */
+export function isIsoInstant(text: string): boolean {
+  return !Number.isNaN(parseInstant(text));
 }
