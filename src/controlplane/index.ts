@@ -41,7 +41,6 @@ export {
 } from './principals.ts';
 export { createMembership, deleteMembership, type MembershipView } from './memberships.ts';
 export { cyclePath, groupsOf, isRegistered, membershipPath, resolveGroups } from './resolve.ts';
-export { DOCUMENT_FILE_TYPES, isDocumentFileType, type DocumentFileType } from './file-types.ts';
 export { compoundSubValue, deriveKey, isSlug, normalizeEmail, SLUG_PATTERN } from './names.ts';
 export { datasourceView, type DatasourceView } from './views.ts';
 export {

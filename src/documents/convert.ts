@@ -6,7 +6,8 @@
  */
 import type { IndexDocument } from '../../engine/index.ts';
 import { compoundSubValue } from '../controlplane/names.ts';
-import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY, searchFileType } from './index-schema.ts';
+import { searchFileType } from './file-types.ts';
+import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY } from './index-schema.ts';
 import type { QueuedDocument } from './queue.ts';
 import { parseInstant } from '../validation/iso-date.ts';
 

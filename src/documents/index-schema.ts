@@ -1,7 +1,7 @@
 /**
  * How pushed documents live in the engine: the index schema (text fields with
- * boosts, keyword and numeric columns), the document key, and the mapping from
- * a document's own `file_type` (and media type) to the search file type.
+ * boosts, keyword and numeric columns), the document key and the category of
+ * pushed datasources.
  */
 import type { IndexSchema } from '../../engine/index.ts';
 
@@ -29,61 +29,3 @@ export function splitDocumentKey(key: string): { datasource: string; id: string 
 
 /** The source category of pushed datasources (spec, Search endpoint: `other`). */
 export const PUSHED_CATEGORY = 'other';
-
-/** The spec's search file types. */
-export const SEARCH_FILE_TYPES = [
-  'pdf',
-  'word',
-  'powerpoint',
-  'excel',
-  'email',
-  'directory',
-  'html',
-  'txt',
-  'compressed',
-  'image',
-  'message',
-  'task',
-  'issue',
-  'wiki',
-  'news',
-  'page',
-  'onenote',
-  'comment',
-  'other',
-] as const;
-export type SearchFileTypeValue = (typeof SEARCH_FILE_TYPES)[number];
-
-/**
- * Document file type -> search file type. `null` means "decided by the media type and name"
- * (the extractors' suffix table: pdf, word, powerpoint, excel, html, txt, compressed, image,
- * email, onenote, other).
- */
-export const DOCUMENT_TO_SEARCH_FILE_TYPE: Record<string, SearchFileTypeValue | null> = {
-  message: 'message',
-  merge_request: 'task',
-  merge_request_parent: 'task',
-  issue: 'issue',
-  issue_parent: 'issue',
-  wiki: 'wiki',
-  wiki_parent: 'wiki',
-  markdown: 'txt',
-  blog: 'news',
-  timeline: 'news',
-  content: 'page',
-  page: 'page',
-  email: 'email',
-  email_parent: 'email',
-  directory: 'directory',
-  webpage: 'html',
-  file: null,
-  asset: null,
-};
-
-export function searchFileType(documentType: string, fromMediaType: string): SearchFileTypeValue {
-  const direct = DOCUMENT_TO_SEARCH_FILE_TYPE[documentType];
-  if (direct) return direct;
-  return (SEARCH_FILE_TYPES as readonly string[]).includes(fromMediaType)
-    ? (fromMediaType as SearchFileTypeValue)
-    : 'other';
-}

@@ -20,7 +20,7 @@ import { pendingDatasourceDrop } from '../controlplane/events.ts';
 import type { DatasourceState, PropertyDefinition } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from './index-schema.ts';
-import { documentSuffix } from './body.ts';
+import { documentSuffix } from './suffix.ts';
 import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersion } from './queue.ts';
 import { documentItemSpans } from './raw-items.ts';
 import { documentSchema, fastValidDocument, PushEnvelopeSchema, type DocumentInput } from './schema.ts';

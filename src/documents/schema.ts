@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { pyIssue } from '../validation/pydantic.ts';
-import { DOCUMENT_FILE_TYPES } from '../controlplane/file-types.ts';
+import { DOCUMENT_FILE_TYPES } from './file-types.ts';
 import { isIsoInstant } from '../validation/iso-date.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */

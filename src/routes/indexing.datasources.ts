@@ -20,11 +20,11 @@ import {
   createDatasource,
   deleteDatasource,
   deleteSub,
-  DOCUMENT_FILE_TYPES,
   getDatasource,
   listDatasources,
   updateDatasource,
 } from '../controlplane/index.ts';
+import { DOCUMENT_FILE_TYPES } from '../documents/file-types.ts';
 import { CreateDatasourceSchema, SubSchema, UpdateDatasourceSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';

@@ -14,7 +14,7 @@
 import * as v from 'valibot';
 import { parseInstant } from '../validation/iso-date.ts';
 import { pyIssue } from '../validation/pydantic.ts';
-import { SEARCH_FILE_TYPES, type SearchFileTypeValue } from '../documents/index-schema.ts';
+import { SEARCH_FILE_TYPES, type SearchFileType } from '../documents/file-types.ts';
 
 /** The spec's source categories; pushed datasources belong to `other`. */
 export const DATA_SOURCE_CATEGORIES = [
@@ -162,7 +162,7 @@ export interface SearchParams {
   /** Categories and/or pushed datasource names; absent or empty = all. */
   dataSources?: readonly string[];
   /** Search file types; absent or empty = all. */
-  fileTypes?: readonly SearchFileTypeValue[];
+  fileTypes?: readonly SearchFileType[];
   lastModified?: DateFilter;
   /** Query analysis hint, default 'de'. */
   language?: 'de' | 'en';
@@ -181,7 +181,7 @@ export function toSearchParams(q: SearchQuery): SearchParams {
     count: q.count,
     startPage: q.start_page,
     dataSources: splitList(q.data_source, ALL_DATA_SOURCES),
-    fileTypes: splitList(q.file_type, ALL_FILE_TYPES) as SearchFileTypeValue[],
+    fileTypes: splitList(q.file_type, ALL_FILE_TYPES) as SearchFileType[],
     lastModified:
       lm === ALL_TIMES
         ? { kind: 'all' }

@@ -1,7 +1,11 @@
-/** Suffix and search-file-type mapping from media type and names (the pipeline skips suffixes over 10 characters). */
+/**
+ * Suffix and search-file-type mapping from media type and names (the pipeline skips
+ * suffixes over 10 characters), and the table's agreement with the extractors' registry.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FILE_TYPE_TABLE, computeSuffix, extensionOf, fileTypeTableMarkdown } from '../../extractors/index.ts';
+import { registeredExtensions, registeredMediaTypes } from '../../../extractors/index.ts';
+import { FILE_TYPE_TABLE, computeSuffix, fileTypeTableMarkdown } from '../../../src/documents/suffix.ts';
 
 const SEARCH_TYPES = new Set([
   'pdf',
@@ -64,9 +68,8 @@ describe('computeSuffix', () => {
   });
 
   it('ignores dotfiles and numeric tails as extensions', () => {
-    assert.equal(extensionOf('.bashrc'), undefined);
-    assert.equal(extensionOf('Release v1.2'), undefined);
-    assert.equal(extensionOf('dir.d/file'), undefined);
+    assert.deepEqual(computeSuffix({ mediaType: '', fileName: '.bashrc' }), { suffix: '', searchFileType: 'other' });
+    assert.deepEqual(computeSuffix({ mediaType: '', title: 'Release v1.2' }), { suffix: '', searchFileType: 'other' });
   });
 
   it('a long computed suffix is reported as is so the pipeline can skip it', () => {
@@ -95,5 +98,16 @@ describe('FILE_TYPE_TABLE', () => {
     const md = fileTypeTableMarkdown().split('\n');
     assert.equal(md.length, FILE_TYPE_TABLE.length + 2);
     assert.match(md[2], /^\| pdf \| pdf \| application\/pdf/);
+  });
+});
+
+describe('the suffix table and the extractors', () => {
+  it('every media type and extension of the table is one the extractors resolve by name', () => {
+    const mediaTypes = new Set(registeredMediaTypes());
+    const extensions = new Set(registeredExtensions());
+    for (const row of FILE_TYPE_TABLE) {
+      for (const m of row.mediaTypes) assert.ok(mediaTypes.has(m), `${row.suffix}: media type ${m}`);
+      for (const e of [row.suffix, ...(row.extensions ?? [])]) assert.ok(extensions.has(e), `${row.suffix}: .${e}`);
+    }
   });
 });

@@ -1,12 +1,14 @@
 /**
- * Computed file suffix and search file type of a document. The suffix comes from the
- * media type when the table knows it (application/pdf -> pdf), else from the extension of
- * the file name, title or path (first that has one). The pipeline skips documents whose
- * suffix is longer than 10 characters. FILE_TYPE_TABLE is exported as data for the README.
+ * The spec's computed file suffix and the media-type-based search file type of a
+ * document. The suffix comes from the media type when the table knows it
+ * (application/pdf -> pdf), else from the extension of the file name, title or path
+ * (first that has one). The pipeline skips documents whose suffix is longer than 10
+ * characters. FILE_TYPE_TABLE is exported as data for the README. Which extractor
+ * reads a format is the extractors' business (extractors/registry.ts); a test keeps
+ * every media type and extension of this table known there.
  */
-
-export type SearchFileType =
-  'pdf' | 'word' | 'powerpoint' | 'excel' | 'html' | 'txt' | 'compressed' | 'image' | 'email' | 'onenote' | 'other';
+import { baseMediaType, extensionOf } from '../../extractors/index.ts';
+import type { SearchFileType } from './file-types.ts';
 
 export interface FileTypeRow {
   suffix: string;
@@ -96,22 +98,6 @@ for (const r of FILE_TYPE_TABLE) {
   for (const e of [r.suffix, ...(r.extensions ?? [])]) if (!BY_EXTENSION.has(e)) BY_EXTENSION.set(e, r);
 }
 
-/** Media type without parameters, lower-case. */
-export function baseMediaType(mediaType: string | undefined): string {
-  return (mediaType ?? '').split(';')[0].trim().toLowerCase();
-}
-
-/** Extension of the last path segment of a name, lower-case, or undefined (dotfiles and numeric tails are not extensions). */
-export function extensionOf(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  const base = name.split(/[?#]/)[0].split(/[/\\]/).pop() ?? '';
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0 || dot === base.length - 1) return undefined;
-  const ext = base.slice(dot + 1).toLowerCase();
-  if (!/^[a-z0-9_+-]+$/.test(ext) || /^\d+$/.test(ext)) return undefined;
-  return ext;
-}
-
 /** Table row for a media type or file extension, if any. */
 export function lookupFileType(mediaType?: string, fileName?: string): FileTypeRow | undefined {
   const byType = BY_MEDIA_TYPE.get(baseMediaType(mediaType));
@@ -145,6 +131,42 @@ export function computeSuffix(input: SuffixInput): SuffixResult {
   if (type.startsWith('image/')) searchFileType = 'image';
   else if (type.startsWith('text/') || type.endsWith('+xml') || type.endsWith('+json')) searchFileType = 'txt';
   return { suffix: ext ?? '', searchFileType };
+}
+
+/** The computed file suffix: from the binary's media type, else the extension of the title or path. */
+export function documentSuffix(doc: {
+  mime_type?: string | null;
+  binary: boolean;
+  title?: string | null;
+  path?: string | null;
+  path_preview?: string | null;
+}): string {
+  const mediaType = doc.binary ? (doc.mime_type ?? undefined) : undefined;
+  const title = doc.title ?? undefined;
+  const path = doc.path ?? doc.path_preview ?? undefined;
+  // No media type and no dot in the names: no extension, so no suffix (as computeSuffix answers).
+  if (mediaType === undefined && !title?.includes('.') && !path?.includes('.')) return '';
+  return computeSuffix({ mediaType, title, path }).suffix;
+}
+
+/** Media types seen, with their table row's search file type (null: not in the table); bounded. */
+const byMediaType = new Map<string, SearchFileType | null>();
+const MEDIA_TYPES_KEPT = 64;
+
+/**
+ * The search file type computeSuffix gives for a media type and names (a media type in the table
+ * decides alone; else the extension of the title, then of the path, as for the suffix).
+ */
+export function mediaFileTypeOf(mimeType: string | null, title: string, path?: string): SearchFileType {
+  if (mimeType !== null) {
+    let known = byMediaType.get(mimeType);
+    if (known === undefined) {
+      known = lookupFileType(mimeType)?.searchFileType ?? null;
+      if (byMediaType.size < MEDIA_TYPES_KEPT) byMediaType.set(mimeType, known);
+    }
+    if (known !== null) return known;
+  }
+  return computeSuffix({ mediaType: mimeType ?? undefined, title, path }).searchFileType;
 }
 
 /** Markdown rendering of FILE_TYPE_TABLE for documentation. */
