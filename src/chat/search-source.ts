@@ -12,7 +12,7 @@
  */
 import { RequestValidationError } from '../errors.ts';
 import { indexingState } from '../controlplane/datasources.ts';
-import { DATA_SOURCE_CATEGORIES } from '../search/params.ts';
+import { DATA_SOURCE_CATEGORIES } from '../search/schemas.ts';
 import { searchWith, type PlanRunner } from '../search/service.ts';
 import type { DocumentService } from '../documents/service.ts';
 import type { StateStore } from '../state/store.ts';

@@ -11,7 +11,7 @@
  */
 import type { DatasourceState } from '../controlplane/state.ts';
 import { resolveGroups } from '../controlplane/resolve.ts';
-import type { DocumentInput } from './schema.ts';
+import type { DocumentInput } from './schemas.ts';
 
 export const anonymousToken = (datasource: string) => `${datasource}|*`;
 export const userToken = (datasource: string, email: string) => `${datasource}|u|${email.trim().toLowerCase()}`;

@@ -12,7 +12,7 @@ import { actorOf, requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-import { CreateAccountBody } from './admin.schemas.ts';
+import { CreateAccountBody } from '../accounts/schemas.ts';
 
 export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -15,7 +15,7 @@ import { readJson } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
-import { createKeyBody } from './admin.schemas.ts';
+import { createKeyBody } from '../accounts/schemas.ts';
 
 export function adminKeysRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

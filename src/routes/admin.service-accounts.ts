@@ -13,7 +13,7 @@ import { assertServiceAccountManager, principalLabel, requireAdmin } from '../au
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-import { createServiceAccountBody } from './admin.schemas.ts';
+import { createServiceAccountBody } from '../accounts/schemas.ts';
 
 export function adminServiceAccountsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

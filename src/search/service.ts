@@ -35,7 +35,7 @@ import {
   presetStart,
   type DateFilter,
   type SearchParams,
-} from './params.ts';
+} from './schemas.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';

@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { daysInMonth, isIsoInstant, parseInstant } from '../../../src/validation/iso-date.ts';
 import { matchesPropertyType } from '../../../src/controlplane/document-rules.ts';
-import { documentSchema, fastValidDocument } from '../../../src/documents/schema.ts';
-import { parseTimestamp } from '../../../src/routes/admin.schemas.ts';
-import { parseDateRange } from '../../../src/search/params.ts';
+import { documentSchema } from '../../../src/documents/schemas.ts';
+import { fastValidDocument } from '../../../src/documents/schemas-fast-path.ts';
+import { parseTimestamp } from '../../../src/accounts/schemas.ts';
+import { parseDateRange } from '../../../src/search/schemas.ts';
 
 const at = (iso: string) => new Date(iso).getTime();
 

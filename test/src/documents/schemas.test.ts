@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequestValidationError } from '../../../src/errors.ts';
 import { validate } from '../../../src/validation/pydantic.ts';
-import { base64DecodedSize, documentSchema } from '../../../src/documents/schema.ts';
+import { base64DecodedSize, documentSchema } from '../../../src/documents/schemas.ts';
 import { documentTokens, parseToken } from '../../../src/documents/tokens.ts';
 
 const schema = documentSchema(1000);

@@ -13,7 +13,8 @@
  */
 import * as v from 'valibot';
 import { parseInstant } from '../validation/iso-date.ts';
-import { pyIssue } from '../validation/pydantic.ts';
+import { RequestValidationError } from '../errors.ts';
+import { pyIssue, toValidationItems } from '../validation/pydantic.ts';
 import { SEARCH_FILE_TYPES, type SearchFileType } from '../documents/file-types.ts';
 
 /** The spec's source categories; pushed datasources belong to `other`. */
@@ -148,6 +149,20 @@ export const SearchQuerySchema = v.object({
 });
 
 export type SearchQuery = v.InferOutput<typeof SearchQuerySchema>;
+
+/**
+ * Validate raw query values (last value per name) as FastAPI does for query
+ * parameters: `input` is the raw string (null when missing).
+ */
+export function validateSearchQuery(raw: Record<string, string>): SearchQuery {
+  const result = v.safeParse(SearchQuerySchema, raw, { abortEarly: false });
+  if (result.success) return result.output;
+  const items = toValidationItems(result.issues, 'query').map((item) => {
+    const name = item.loc[1];
+    return { ...item, input: typeof name === 'string' && Object.hasOwn(raw, name) ? raw[name] : null };
+  });
+  throw new RequestValidationError(items);
+}
 
 export type DateFilter =
   { kind: 'all' } | { kind: 'preset'; preset: DatePreset } | { kind: 'range'; start: number; end: number };

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { documentSchema, fastValidDocument } from '../../../src/documents/schema.ts';
+import { documentSchema } from '../../../src/documents/schemas.ts';
+import { fastValidDocument } from '../../../src/documents/schemas-fast-path.ts';
 import { prng } from '../controlplane/prng.ts';
 
 const MAX_BINARY = 64;

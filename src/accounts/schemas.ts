@@ -1,13 +1,13 @@
 /**
- * Request schemas shared by the admin route modules (valibot, reported in the
- * Pydantic v2 shape by src/validation/pydantic.ts). Emails follow Pydantic's email rules
- * (src/accounts/email.ts). `expires_at` accepts ISO 8601
- * date-times (`2030-01-31T12:00:00Z`, an offset, or none meaning UTC, or a bare
- * date) and must lie in the future; it is turned into epoch milliseconds.
+ * Request schemas of the accounts, keys and service accounts of the admin API
+ * (valibot, reported in the Pydantic v2 shape by src/validation/pydantic.ts).
+ * Emails follow Pydantic's email rules (email.ts). `expires_at` accepts ISO 8601
+ * as src/validation/iso-date.ts reads it (surrounding blanks ignored) and must
+ * lie in the future; it is turned into epoch milliseconds.
  */
 import * as v from 'valibot';
-import { emailProblem } from '../accounts/email.ts';
-import { ROLES } from '../accounts/state.ts';
+import { emailProblem } from './email.ts';
+import { ROLES } from './state.ts';
 import { pyIssue } from '../validation/pydantic.ts';
 import { parseInstant } from '../validation/iso-date.ts';
 
