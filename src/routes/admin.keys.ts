@@ -10,7 +10,8 @@
  */
 import { Hono } from 'hono';
 import { createPersonalKey, revokeKey } from '../accounts/accounts.ts';
-import { actorOf, canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
+import { actorOf, canManageServiceAccounts } from '../accounts/principal.ts';
+import { requireAdmin } from '../auth/middleware.ts';
 import { readJson } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../validation/pydantic.ts';

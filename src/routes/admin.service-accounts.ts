@@ -9,7 +9,8 @@
  */
 import { Hono } from 'hono';
 import { createServiceAccount, listServiceAccounts } from '../accounts/service-accounts.ts';
-import { assertServiceAccountManager, principalLabel, requireAdmin } from '../auth/middleware.ts';
+import { assertServiceAccountManager, principalLabel } from '../accounts/principal.ts';
+import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
