@@ -26,9 +26,9 @@ import {
   type DatasourceState,
   type IndexingState,
 } from '../../../src/controlplane/state.ts';
-import { openMemoryState } from '../../../src/open-state.ts';
+import { openTestState } from '../../support/app.ts';
 import { ServiceError } from '../../../src/errors.ts';
-import { prng } from './prng.ts';
+import { prng } from '../../support/prng.ts';
 
 /** Fixpoint reference: a group contains the user if it lists them or lists a group that contains them. */
 function bruteGroups(ds: DatasourceState, email: string): Set<string> {
@@ -152,7 +152,7 @@ test('cyclePath finds a cycle exactly when the parent is reachable from the new 
 test('through the domain API: random mutations keep memoised answers equal to the reference, and cycles are refused', async () => {
   for (const seed of [11, 22, 33, 44]) {
     const r = prng(seed);
-    const state = await openMemoryState();
+    const state = await openTestState();
     const deps = { state, now: () => 0 };
     await createDatasource(deps, {
       name: 'ds',

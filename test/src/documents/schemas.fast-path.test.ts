@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { documentSchema } from '../../../src/documents/schemas.ts';
 import { fastValidDocument } from '../../../src/documents/schemas-fast-path.ts';
-import { prng } from '../controlplane/prng.ts';
+import { prng } from '../../support/prng.ts';
 
 const MAX_BINARY = 64;
 const schema = documentSchema(MAX_BINARY);

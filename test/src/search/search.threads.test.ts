@@ -11,8 +11,8 @@ import { SearchPool } from '../../../src/search/pool.ts';
 import { searchDocuments } from '../../../src/search/service.ts';
 import { toSearchParams } from '../../../src/search/schemas.ts';
 import { validateSearchQuery } from '../../../src/search/schemas.ts';
-import { prng } from '../controlplane/prng.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { prng } from '../../support/prng.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const rnd = prng(11);
 const VOCAB = [

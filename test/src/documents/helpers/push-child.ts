@@ -7,7 +7,7 @@
 import { pushDocuments } from '../../../../src/documents/push.ts';
 import { createDatasource } from '../../../../src/controlplane/index.ts';
 import { indexingState } from '../../../../src/controlplane/datasources.ts';
-import { openOnDisk } from './on-disk.ts';
+import { openOnDisk } from '../../../support/documents-on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const round = Number(process.env.ROUND ?? '0');

@@ -1,9 +1,9 @@
-/** Temporary directories and a log sink that records lines, for the storage tests. */
+/** Temporary directories removed after the test file, and a log sink that records lines. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { createLogger, type Logger } from '../../../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 
 /** A fresh directory, removed when the test file finishes. */
 export async function tempDir(prefix = 'state-'): Promise<string> {

@@ -1,25 +1,23 @@
 /**
- * Test harness for the documents API: the real app with the real engine (in
+ * The documents harness: the test app (app.ts) with the real engine (in
  * memory, commits on demand) and the real durable queue in a temp directory,
- * a service account and helpers to push, commit and call.
+ * a service account and helpers to push, commit and call; `doc()` builds a
+ * pushed document.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryDirectory, openIndex, type Directory } from '../../../engine/index.ts';
-import { extractInline } from '../../../extractors/index.ts';
-import { createApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createBodyReader } from '../../../src/documents/body.ts';
-import { DocumentService } from '../../../src/documents/service.ts';
-import { silentLogger } from '../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
-import type { Services } from '../../../src/services.ts';
-import { SearchPool } from '../../../src/search/pool.ts';
-import { openMemoryState } from '../../../src/open-state.ts';
-import type { StateStore } from '../../../src/state/store.ts';
-
-export const MASTER = 'master-key-for-tests-0123456789';
+import { MemoryDirectory, openIndex, type Directory } from '../../engine/index.ts';
+import { extractInline } from '../../extractors/index.ts';
+import { createApp } from '../../src/app.ts';
+import { createBodyReader } from '../../src/documents/body.ts';
+import { DocumentService } from '../../src/documents/service.ts';
+import { silentLogger } from '../../src/log.ts';
+import { DOCUMENT_SCHEMA } from '../../src/documents/index-schema.ts';
+import type { Services } from '../../src/services.ts';
+import { SearchPool } from '../../src/search/pool.ts';
+import type { StateStore } from '../../src/state/store.ts';
+import { callJson, serviceAccountKey, testServices } from './app.ts';
 
 export interface DocsHarnessOptions {
   env?: Record<string, string>;
@@ -39,8 +37,8 @@ export interface DocsHarnessOptions {
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'docs-test-')));
-  const config = loadConfig({ ADMIN_KEY: MASTER, DATA_DIR: dir, ...opts.env });
-  const state = opts.state ?? (await openMemoryState());
+  const base = await testServices({ env: { DATA_DIR: dir, ...opts.env }, state: opts.state, now: opts.now });
+  const { config, state } = base;
   const directory = opts.directory ?? new MemoryDirectory();
   const index = await openIndex({
     directory,
@@ -59,32 +57,14 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
   const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
-  const services: Services = {
-    config,
-    log: silentLogger,
-    state,
-    now: opts.now ?? (() => Date.now()),
-    documents,
-    searchRunner,
-  };
+  const services: Services = { ...base, documents, searchRunner };
   const app = createApp(services);
 
-  async function call(method: string, path: string, key: string | null, body?: unknown) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (key) headers.authorization = `Bearer ${key}`;
-    const res = await app.request(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
-  }
+  /** Send `body` (object or raw string) to `path` with bearer `key` (null: none). */
+  const call = (method: string, path: string, key: string | null, body?: unknown) =>
+    callJson(app, method, path, { key, body });
   // A name of its own per harness, so a harness can also be opened again on a persisted state.
-  const sa = await call('POST', '/api/admin/service-accounts', MASTER, {
-    name: `indexer-${crypto.randomUUID().slice(0, 8)}`,
-  });
-  const key = sa.body.key as string;
+  const key = await serviceAccountKey(services, `indexer-${crypto.randomUUID().slice(0, 8)}`);
 
   return {
     app,

@@ -3,7 +3,8 @@
  * durable queue in a temp dir) plus personal account keys and a `search`
  * helper calling GET /api/beta/search through app.request().
  */
-import { docsHarness, MASTER, type DocsHarnessOptions } from '../documents/harness.ts';
+import { MASTER_KEY } from './app.ts';
+import { docsHarness, type DocsHarnessOptions } from './documents.ts';
 
 export async function searchHarness(opts: DocsHarnessOptions = {}) {
   const h = await docsHarness(opts);
@@ -13,10 +14,10 @@ export async function searchHarness(opts: DocsHarnessOptions = {}) {
   async function personal(email: string): Promise<string> {
     const known = keys.get(email);
     if (known) return known;
-    const acc = await h.call('POST', '/api/admin/accounts', MASTER, { email });
+    const acc = await h.call('POST', '/api/admin/accounts', MASTER_KEY, { email });
     if (acc.status !== 200 && acc.status !== 201)
       throw new Error(`account ${email}: ${acc.status} ${JSON.stringify(acc.body)}`);
-    const k = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER, {});
+    const k = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER_KEY, {});
     if (k.status !== 200 && k.status !== 201) throw new Error(`key ${email}: ${k.status} ${JSON.stringify(k.body)}`);
     keys.set(email, k.body.key);
     return k.body.key as string;

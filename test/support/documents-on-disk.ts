@@ -1,17 +1,16 @@
 /**
  * The documents pipeline on the real on-disk state, engine and queue under `dataDir`, as the
- * crash-test child processes open it (crash-child.ts, push-child.ts).
+ * crash-test child processes open it (test/src/documents/helpers/crash-child.ts, push-child.ts).
  */
 import { join } from 'node:path';
-import { FsDirectory, openIndex } from '../../../../engine/index.ts';
-import { extractInline } from '../../../../extractors/index.ts';
-import { loadConfig } from '../../../../src/config.ts';
-import { createBodyReader } from '../../../../src/documents/body.ts';
-import { DocumentService } from '../../../../src/documents/service.ts';
-import { silentLogger } from '../../../../src/log.ts';
-import { DOCUMENT_SCHEMA } from '../../../../src/documents/index-schema.ts';
-import { openState } from '../../../../src/open-state.ts';
-import type { StateStore } from '../../../../src/state/store.ts';
+import { FsDirectory, openIndex } from '../../engine/index.ts';
+import { extractInline } from '../../extractors/index.ts';
+import { createBodyReader } from '../../src/documents/body.ts';
+import { DocumentService } from '../../src/documents/service.ts';
+import { silentLogger } from '../../src/log.ts';
+import { DOCUMENT_SCHEMA } from '../../src/documents/index-schema.ts';
+import type { StateStore } from '../../src/state/store.ts';
+import { testServices } from './app.ts';
 
 /** `prepare` runs on the opened state before the pipeline opens (and reconciles with it). */
 export async function openOnDisk(
@@ -19,9 +18,7 @@ export async function openOnDisk(
   engine: { commitIntervalMs: number; merge?: false },
   prepare?: (deps: { state: StateStore; now: () => number }) => Promise<void>,
 ) {
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
-  const state = await openState(config, silentLogger);
-  const now = () => Date.now();
+  const { config, state, now } = await testServices({ dataDir });
   await prepare?.({ state, now });
   const index = await openIndex({
     directory: await FsDirectory.open(join(dataDir, 'index')),

@@ -1,22 +1,13 @@
 /**
- * Test doubles for web search, all on 127.0.0.1 with port 0: a fake Brave
- * Search API (web search and LLM context), a fake SearXNG JSON API and a small
- * web site (articles, a slow page, redirects, PDF, plain text, an image, a
- * large page), plus a config builder and an app with a personal key.
+ * Fakes of the web-search providers, all on 127.0.0.1 with port 0: a fake
+ * Brave Search API (web search and LLM context), a fake SearXNG JSON API and a
+ * small web site (articles, a slow page, redirects, PDF, plain text, an image,
+ * a large page) that the crawler fetches for real. websearch.ts builds the app
+ * over them.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../../src/app.ts';
-import { createAccount, createPersonalKey } from '../../../src/accounts/accounts.ts';
-import { createServiceAccount } from '../../../src/accounts/service-accounts.ts';
-import { accountsPart } from '../../../src/accounts/state.ts';
-import { type Config, loadConfig } from '../../../src/config.ts';
-import { silentLogger } from '../../../src/log.ts';
-import type { Services } from '../../../src/services.ts';
-import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
-import { createWebSearchService, type WebSearchDeps } from '../../../src/websearch/service.ts';
-import type { WebSearchResult } from '../../../src/websearch/types.ts';
 
 export interface TestServer {
   url: string;
@@ -232,62 +223,4 @@ export function startSite(): Promise<TestServer> {
     if (p === '/missing') return html('gone', 404);
     html('<p>not found</p>', 404);
   });
-}
-
-/** Config for tests: Brave and SearXNG at the fakes, loopback allowed unless `allowPrivate: false`. */
-export function testConfig(opts: {
-  brave?: string;
-  searxng?: string;
-  allowPrivate?: boolean;
-  env?: Record<string, string>;
-}): Config {
-  return loadConfig({
-    LOG_LEVEL: 'silent',
-    ...(opts.brave ? { BRAVE_API_KEY: 'test-brave-key', BRAVE_BASE_URL: opts.brave } : {}),
-    ...(opts.searxng ? { SEARXNG_BASE_URL: opts.searxng } : {}),
-    CRAWLER_ALLOW_PRIVATE: opts.allowPrivate === false ? 'false' : 'true',
-    ...opts.env,
-  });
-}
-
-export interface TestApp {
-  request(body: unknown, key?: string | null): Promise<Response>;
-  /** POSTs `body` with the personal key, asserts 200 and returns the results. */
-  results(body: unknown): Promise<WebSearchResult[]>;
-  personalKey: string;
-  serviceKey: string;
-}
-
-/** The HTTP app with a web search service over `config` and one personal and one service-account key. */
-export async function testApp(config: Config, deps: Partial<WebSearchDeps> = {}): Promise<TestApp> {
-  const state = await StateStore.open(new MemoryJournal(), [accountsPart]);
-  const now = () => Date.now();
-  const webSearch = createWebSearchService({ config: config.webSearch, log: silentLogger, ...deps });
-  const services: Services = { config, log: silentLogger, state, now, webSearch };
-  await createAccount({ state, now }, { email: 'user@example.com' }, 'master');
-  const personal = await createPersonalKey({ state, now }, 'user@example.com', null, 'master');
-  const sa = await createServiceAccount({ state, now }, { name: 'indexer', expiresAt: null, createdBy: 'test' });
-  const app = createApp(services);
-  const request = (body: unknown, key: string | null = personal.key): Promise<Response> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (key !== null) headers.authorization = `Bearer ${key}`;
-    return Promise.resolve(
-      app.request('/api/beta/web_search', {
-        method: 'POST',
-        headers,
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    );
-  };
-  return {
-    personalKey: personal.key,
-    serviceKey: sa.key,
-    request,
-    async results(body) {
-      const res = await request(body);
-      const json = await res.json();
-      assert.equal(res.status, 200, JSON.stringify(json));
-      return json as WebSearchResult[];
-    },
-  };
 }

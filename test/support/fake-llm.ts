@@ -1,21 +1,13 @@
 /**
- * Chat test helpers: a scripted fake OpenAI-compatible upstream on 127.0.0.1
- * (streams text tokens and tool-call deltas, records every request, notices
- * disconnects), and a harness serving the real app on a real socket (port 0)
- * over the documents harness (real engine and pipeline), with personal keys
- * and official `openai` clients.
+ * A scripted fake of an OpenAI-compatible language model on 127.0.0.1 (port 0):
+ * streams text tokens and tool-call deltas turn by turn as scripted, or fails
+ * as scripted (status, broken stream, hang), records every request and its
+ * authorization, and counts clients that went away before the answer ended.
+ * The hosted model cannot run here, so this is the one stand-in tests use.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import OpenAI from 'openai';
-import { createApp } from '../../../src/app.ts';
-import type { Services } from '../../../src/services.ts';
-import { MASTER } from '../documents/harness.ts';
-import { searchHarness } from '../search/harness.ts';
-
-export { MASTER };
 
 export interface ScriptedTurn {
   /** Text tokens streamed one event each. */
@@ -55,13 +47,28 @@ export interface FakeUpstream {
   script: ScriptedTurn[];
   /** Requests whose client went away before the response ended. */
   disconnects: number;
+  /** Resolves once `n` clients in all have gone away before their response ended. */
+  waitForDisconnects(n?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
-  const state: Omit<FakeUpstream, 'url' | 'close'> = { requests: [], auth: [], script: [], disconnects: 0 };
+  const state = {
+    requests: [] as any[],
+    auth: [] as (string | undefined)[],
+    script: [] as ScriptedTurn[],
+    disconnects: 0,
+  };
+  const disconnectWaiters: { n: number; resolve: () => void }[] = [];
+  const disconnected = () => {
+    state.disconnects++;
+    for (const w of disconnectWaiters.splice(0)) {
+      if (state.disconnects >= w.n) w.resolve();
+      else disconnectWaiters.push(w);
+    }
+  };
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -89,7 +96,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     }
     let finished = false;
     res.on('close', () => {
-      if (!finished) state.disconnects++;
+      if (!finished) disconnected();
     });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const base = { id: 'up-1', object: 'chat.completion.chunk', created: 1, model: body.model };
@@ -158,6 +165,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     get disconnects() {
       return state.disconnects;
     },
+    waitForDisconnects(n = 1) {
+      if (state.disconnects >= n) return Promise.resolve();
+      return new Promise<void>((resolve) => disconnectWaiters.push({ n, resolve }));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -165,71 +176,3 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       }),
   };
 }
-
-export interface ChatHarnessOptions {
-  env?: Record<string, string>;
-  /** Upstream base URL (sets LLM_BASE_URL, LLM_API_KEY and LLM_MODELS `fake-model,org/fake-large`). */
-  upstream?: string;
-  /** Replace or add services (webSearch, chatSearch). */
-  services?: Partial<Services>;
-}
-
-export async function chatHarness(opts: ChatHarnessOptions = {}) {
-  const env: Record<string, string> = { ...opts.env };
-  if (opts.upstream)
-    Object.assign(
-      env,
-      { LLM_BASE_URL: opts.upstream, LLM_API_KEY: 'upstream-secret', LLM_MODELS: 'fake-model,org/fake-large' },
-      opts.env,
-    );
-  const h = await searchHarness({ env });
-  const services: Services = { ...h.services, ...opts.services };
-  const app = createApp(services);
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  if (!server.listening) await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-
-  return {
-    ...h,
-    services,
-    baseUrl,
-    /** An official client for `email`'s personal key (no retries). */
-    async client(email = 'alice@example.com'): Promise<OpenAI> {
-      return new OpenAI({ apiKey: await h.personal(email), baseURL: `${baseUrl}/api/beta/serviceai`, maxRetries: 0 });
-    },
-    /** Raw fetch against the server with `key`. */
-    fetch(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
-      const headers = new Headers(init.headers);
-      if (init.key) headers.set('authorization', `Bearer ${init.key}`);
-      if (init.body && !headers.has('content-type') && typeof init.body === 'string')
-        headers.set('content-type', 'application/json');
-      return fetch(`${baseUrl}${path}`, { ...init, headers });
-    },
-    /** Create a datasource `name`, register `emails`, push `docs` into it and commit. */
-    async index(name: string, emails: string[], docs: Record<string, unknown>[]) {
-      const ds = await h.api('POST', '/datasources', { name, display_name: name });
-      if (ds.status !== 200) throw new Error(`datasource: ${ds.status} ${JSON.stringify(ds.body)}`);
-      await h.register(name, ...emails);
-      await h.push(
-        docs.map((d) => ({ datasource: name, file_type: 'wiki', last_modified: '2026-01-01T00:00:00Z', ...d })),
-      );
-      await h.commit();
-    },
-    async close() {
-      (server as Server).closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await h.close();
-    },
-  };
-}
-
-export type ChatHarness = Awaited<ReturnType<typeof chatHarness>>;
-
-/** A text document for `index()`. */
-export const textDoc = (id: string, title: string, text: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  title,
-  body: { mime_type: 'text/plain', text_content: text },
-  ...extra,
-});
