@@ -96,7 +96,7 @@ export class SearchPool implements PlanRunner {
     });
   }
 
-  /** files/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files. */
+  /** passages/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files. */
   selectPassages(text: string, question: string, budget: number, language: Language): Promise<string> {
     if (this.closed) return Promise.reject(new Error('search pool is closed'));
     const id = this.nextId++;

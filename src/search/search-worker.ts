@@ -9,7 +9,7 @@
  *   text: strings cross threads cheaply), or `{ id, validation }`
  *   (a RequestValidationError's items: a 422), or `{ id, error }` (a message).
  * - in `{ type: 'select', id, text, question, budget, language }`: out `{ id, json }` with the
- *   parts of an attached file the chat model receives (files/select.ts selectRelevant), or `{ id, error }`.
+ *   parts of an attached file the chat model receives (passages/select.ts selectRelevant), or `{ id, error }`.
  *
  * The worker keeps one searcher per snapshot and its own related-lists cache, as the
  * owning thread does for searches run there.
@@ -36,7 +36,7 @@ export interface SearchJob {
   reset?: boolean;
 }
 
-/** The parts of an attached file for a chat question (files/select.ts selectRelevant). */
+/** The parts of an attached file for a chat question (passages/select.ts selectRelevant). */
 export interface SelectJob {
   type: 'select';
   id: number;

@@ -217,7 +217,7 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
 export interface PlanRunner {
   /** The response body of `plan` as JSON text (serialised where it was made: no object crosses threads). */
   runJson(plan: SearchPlan): Promise<string>;
-  /** Optional: the chat's attached-file passages off the serving thread (files/select.ts). */
+  /** Optional: the chat's attached-file passages off the serving thread (passages/select.ts). */
   selectPassages?: SelectPassagesFn;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The parts of a long attached file the model receives (files/select.ts): the best-scoring
+ * The parts of a long attached file the model receives (passages/select.ts): the best-scoring
  * passage is always among them, also when the file's share of the context budget is small
  * (a full-size passage plus its "[...]" marker must fit the share), within the budget.
  */
