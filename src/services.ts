@@ -12,7 +12,7 @@ import type { PlanRunner } from './search/service.ts';
 import type { AuditLog } from './audit/audit.ts';
 import type { OidcSignIn } from './sessions/oidc.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
-import type { WebAssets } from './web/assets/store.ts';
+import type { WebAssets } from './build/web-assets.ts';
 
 export interface Services {
   config: Config;

@@ -11,7 +11,7 @@
  */
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
-import type { Role } from '../http/env.ts';
+import type { Role } from './principal.ts';
 import type { StateStore } from '../state/store.ts';
 import { KEY_PREFIX, newId, newSecret, sha256, toHex } from './secrets.ts';
 import { accountsPart, commitAccounts, type AccountRecord, type KeyRecord } from './state.ts';

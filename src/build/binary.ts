@@ -8,7 +8,7 @@
  * engine/merge/merge-worker.ts and src/search/search-worker.ts are bundled apart into CommonJS
  * files of their own. `node --experimental-sea-config` turns the main bundle into a blob that
  * also carries five assets: the browser assets of the pages (web-assets.json, built by
- * src/web/assets/build.ts and served by src/web/assets/store.ts), the three worker bundles (extractors/pool.ts,
+ * web-assets.ts and served by src/web/assets/store.ts), the three worker bundles (extractors/pool.ts,
  * engine/merge/merge-thread.ts and src/search/pool.ts start workers from them with `eval: true`)
  * and the xxhash native addon (loaded by xxhash-sea.ts). postject injects the blob
  * into a copy of the running node binary. The blob carries V8 code cache (faster start: about
@@ -23,11 +23,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { SEA_WORKER_ASSET } from '../../extractors/pool.ts';
-import { SEA_MERGE_WORKER_ASSET } from '../../engine/merge/merge-thread.ts';
+import { SEA_WORKER_ASSET } from '../../extractors/index.ts';
+import { SEA_MERGE_WORKER_ASSET } from '../../engine/index.ts';
 import { SEA_SEARCH_WORKER_ASSET } from '../search/pool.ts';
-import { buildWebAssets } from '../web/assets/build.ts';
-import { WEB_ASSETS_SEA } from '../web/assets/store.ts';
+import { buildWebAssets, WEB_ASSETS_SEA } from './web-assets.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);

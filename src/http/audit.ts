@@ -11,7 +11,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AuditLog } from '../audit/audit.ts';
-import { principalLabel } from '../auth/middleware.ts';
+import { principalLabel } from '../accounts/principal.ts';
 import { clientAddress } from './client.ts';
 import type { AppEnv } from './env.ts';
 import { isSafeMethod } from './session.ts';

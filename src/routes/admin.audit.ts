@@ -12,8 +12,8 @@ import type { AuditLog } from '../audit/audit.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { toValidationItems } from '../http/validation.ts';
-import { parseTimestamp } from './admin.schemas.ts';
+import { toValidationItems } from '../validation/pydantic.ts';
+import { parseTimestamp } from '../accounts/schemas.ts';
 import type { Services } from '../services.ts';
 
 const DAY_MS = 86_400_000;

@@ -27,7 +27,7 @@ import { findAccount, normalizeEmail } from '../accounts/accounts.ts';
 import { emailProblem } from '../accounts/email.ts';
 import { newId } from '../accounts/secrets.ts';
 import { accountsPart, commitAccounts, type AccountRecord } from '../accounts/state.ts';
-import type { Role } from '../http/env.ts';
+import type { Role } from '../accounts/principal.ts';
 import type { OidcConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { createSession, type SessionDeps, type SessionView, type SignInContext } from './sessions.ts';

@@ -7,7 +7,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { docsHarness, MASTER, type DocsHarnessOptions } from '../src/documents/harness.ts';
+import { MASTER_KEY as MASTER } from './app.ts';
+import { docsHarness, type DocsHarnessOptions } from './documents.ts';
 import { loadWebAssets, type WebAssets } from '../../src/web/assets/store.ts';
 
 let assets: Promise<WebAssets> | undefined;

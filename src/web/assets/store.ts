@@ -2,29 +2,15 @@
  * The browser assets as the server serves them: each file under a name with
  * its content hash (`/assets/search.3f2a9c1d.js`), so it can be cached for a
  * year (`immutable`), precompressed with Brotli and gzip. From source, the
- * files are built at start (build.ts); in the single binary they come from the
+ * files are built at start (src/build/web-assets.ts); in the single binary they come from the
  * embedded SEA asset `WEB_ASSETS_SEA`, a JSON object of name -> content.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { buildWebAssets, type AssetFiles } from './build.ts';
+import { buildWebAssets, WEB_ASSETS_SEA, type Asset, type AssetFiles, type WebAssets } from '../../build/web-assets.ts';
 
-export const WEB_ASSETS_SEA = 'web-assets.json';
-
-export interface Asset {
-  body: Uint8Array;
-  br: Uint8Array;
-  gzip: Uint8Array;
-  type: string;
-}
-
-export interface WebAssets {
-  /** Served path of a file by its plain name (`search.js` -> `/assets/search.3f2a9c1d.js`). */
-  url(name: string): string;
-  /** The asset served at a path under /assets/, if any. */
-  get(path: string): Asset | undefined;
-}
+export type { WebAssets };
 
 const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',

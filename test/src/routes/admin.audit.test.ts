@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AuditLog } from '../../../src/audit/audit.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { MASTER } from '../documents/harness.ts';
+import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { HttpBrowser, webServer, type WebServer } from '../../support/web.ts';
 
 let s: WebServer;

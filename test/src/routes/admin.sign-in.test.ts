@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { MASTER } from '../documents/harness.ts';
+import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { HttpBrowser, webServer, type WebServer } from '../../support/web.ts';
 
 let s: WebServer;

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { MASTER } from '../documents/harness.ts';
+import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { CLIENT_ID, CLIENT_SECRET, startOpenIdProvider, type OpenIdProvider } from '../../support/oidc-provider.ts';
 import { Jar, ssoSignIn } from '../../support/sso.ts';
 import { HttpBrowser, webServer, type WebServer } from '../../support/web.ts';
