@@ -11,6 +11,7 @@ import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
 import type { WebAssets } from './web/assets/store.ts';
+import type { ConversationStore } from './conversations/store.ts';
 
 export interface Services {
   config: Config;
@@ -30,6 +31,8 @@ export interface Services {
   chatFetch?: typeof fetch;
   /** Failed sign-in counts (one per process); createApp makes one when absent. */
   signInThrottle?: SignInThrottle;
+  /** Saved chat conversations per account; createApp makes one under DATA_DIR when absent. */
+  conversations?: ConversationStore;
   /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
   webAssets?: WebAssets;
 }
