@@ -8,7 +8,7 @@ import { api, type Message } from './chat/api.ts';
 import { Composer } from './chat/composer.ts';
 import { Conversation, type CompletionOptions } from './chat/conversation.ts';
 import { HistoryList } from './chat/history.ts';
-import { SourcesPanel } from './chat/sources.ts';
+import { setDatasourceNames, SourcesPanel } from './chat/sources.ts';
 import { el, setMessages, tr } from './chat/text.ts';
 import { pageData } from './page.ts';
 
@@ -16,6 +16,7 @@ interface ChatPageData {
   t: Record<string, string>;
   conversationId: string | null;
   maxFileBytes: number;
+  datasources: Record<string, string>;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -24,6 +25,7 @@ function start(): void {
   const data = pageData<ChatPageData>();
   if (!data) return;
   setMessages(data.t);
+  setDatasourceNames(data.datasources);
   const log = $<HTMLElement>('chat-log');
   const intro = log.firstElementChild?.cloneNode(true);
   const statusLine = $<HTMLElement>('chat-status');

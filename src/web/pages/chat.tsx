@@ -17,6 +17,8 @@ import { ModelCatalog } from '../../chat/models.ts';
 import { EXTRACTIVE_MODEL_ID } from '../../chat/extractive.ts';
 import { CONVERSATION_ID } from '../../conversations/schema.ts';
 import { notFound } from '../../errors.ts';
+import { indexingState } from '../../indexing/datasources.ts';
+import { isRegistered } from '../../indexing/resolve.ts';
 import type { Services } from '../../services.ts';
 import { configuredModes } from '../../websearch/service.ts';
 import type { WebSearchMode } from '../../websearch/types.ts';
@@ -32,6 +34,15 @@ export interface ChatPageData {
   t: Record<string, string>;
   conversationId: string | null;
   maxFileBytes: number;
+  /** Display names of the datasources the viewer is registered on (citations name datasources by slug). */
+  datasources: Record<string, string>;
+}
+
+function datasourceLabels(services: Services, email: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [name, ds] of indexingState(services).datasources)
+    if (isRegistered(ds, email)) labels[name] = ds.record.display_name;
+  return labels;
 }
 
 interface Choice {
@@ -127,6 +138,7 @@ export function chatPageRoutes(services: Services, assets: WebAssets): Hono<WebE
       t: clientMessages(lang, Object.keys(chatEn) as MessageKey[]),
       conversationId,
       maxFileBytes: config.files.maxBytes,
+      datasources: datasourceLabels(services, c.get('viewer')?.email ?? ''),
     };
     return c.html(
       <Page

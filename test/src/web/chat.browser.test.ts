@@ -40,6 +40,7 @@ test('an answer quotes the documents with citation chips; a chip opens the sourc
   const current = panel.locator('li[aria-current=true] a');
   assert.equal(await current.textContent(), 'Travel policy');
   assert.equal(await current.getAttribute('href'), 'https://intranet.example.com/handbook/travel');
+  assert.equal(await panel.locator('li[aria-current=true] .chat-source-meta').textContent(), 'Handbook');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Travel policy', 'focus on the source');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'hidden' });

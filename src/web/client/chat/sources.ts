@@ -18,10 +18,17 @@ export function webHref(value: string | undefined): string | undefined {
   }
 }
 
+let datasourceNames: Record<string, string> = {};
+
+/** Display names of datasources by name (from the page data). */
+export function setDatasourceNames(names: Record<string, string>): void {
+  datasourceNames = names;
+}
+
 function sourceLabel(datasource: string): string {
   if (datasource === 'file') return tr('chat.sourceFile');
   if (datasource === 'web') return tr('chat.sourceWeb');
-  return datasource;
+  return Object.hasOwn(datasourceNames, datasource) ? datasourceNames[datasource] : datasource;
 }
 
 export class SourcesPanel {
