@@ -16,6 +16,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { conflict, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { StorageError } from '../storage/record-log.ts';
 import { AccountLog, type ConversationRecord } from './account-log.ts';
 import {
   CONVERSATION_ID,
@@ -173,7 +174,17 @@ export class ConversationStore {
     }
     this.slots.set(accountId, slot);
     const current = slot;
-    const result = current.tail.catch(() => {}).then(async () => op(await current.log));
+    const result = current.tail
+      .catch(() => {})
+      .then(async () => op(await current.log))
+      .catch((err: unknown) => {
+        // A failed write fails the file's writer: the next use opens the file afresh (replaying what is durable).
+        if (err instanceof StorageError && this.slots.get(accountId) === current) {
+          this.slots.delete(accountId);
+          void current.log.then((log) => log.close()).catch(() => {});
+        }
+        throw err;
+      });
     current.tail = result;
     // A log that failed to open is not kept: the next use tries again.
     current.log.catch(() => this.slots.get(accountId) === current && this.slots.delete(accountId));

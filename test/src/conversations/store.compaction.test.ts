@@ -68,3 +68,18 @@ test('the byte limit counts live records: a full account saves again after a del
   await store.create('acc_c', { messages: [user('z'.repeat(3000))] });
   await store.close();
 });
+
+test('more accounts than are kept open: closed ones reopen from their files with everything in them', async () => {
+  const dir = await tempDir('conv-many-');
+  const store = open(dir);
+  const accounts = Array.from({ length: 80 }, (_, i) => `acc_${i}`);
+  const ids = await Promise.all(accounts.map(async (a) => (await store.create(a, { messages: [user(a)] })).id));
+  // Interleaved appends while older accounts are being closed and reopened.
+  await Promise.all(accounts.map((a, i) => store.append(a, ids[i], { messages: [user(`${a} again`)] })));
+  for (const [i, a] of accounts.entries())
+    assert.deepEqual(
+      (await store.get(a, ids[i])).messages.map((m) => m.content),
+      [a, `${a} again`],
+    );
+  await store.close();
+});
