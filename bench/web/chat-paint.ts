@@ -14,6 +14,8 @@
  *   dom    = the DOM update seen by the observer - arrival   (the page's own work: parse, render)
  *   frame  = rAF callback time - arrival       (the frame that paints the update starts)
  *   after  = first task after that frame - arrival   (the frame, with style, layout and paint, is done)
+ *   base   = a frame requested at arrival without any work: the browser's own frame latency under the
+ *            same load, in the same page at the same time (the A/B for `frame`)
  * Reported: p50 / p95 / max and the share over 50 ms, over every text chunk,
  * also for the first and the last 100 chunks of each answer (rendering cost
  * must not grow with the answer).
@@ -107,15 +109,17 @@ const browser = await chromium.launch({
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' })).newPage();
 // Plain JavaScript source: a compiled function would carry the TypeScript loader's helpers into the page.
 await page.addInitScript(`
-  window.__paint = { dom: [], frame: [], after: [] };
+  window.__paint = { base: [], dom: [], frame: [], after: [] };
   window.__waiting = [];
   const decoder = new TextDecoder();
   const read = ReadableStreamDefaultReader.prototype.read;
   ReadableStreamDefaultReader.prototype.read = function () {
     return read.call(this).then((r) => {
       const at = performance.now();
-      if (!r.done && r.value instanceof Uint8Array && /"delta":\\{"content":"[^"]/.test(decoder.decode(r.value)))
+      if (!r.done && r.value instanceof Uint8Array && /"delta":\\{"content":"[^"]/.test(decoder.decode(r.value))) {
         window.__waiting.push(at);
+        requestAnimationFrame(() => window.__paint.base.push(performance.now() - at));
+      }
       return r;
     });
   };
@@ -155,6 +159,7 @@ const row = (name: string, xs: number[]) =>
   `| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 95).toFixed(1)} | ${Math.max(...xs).toFixed(1)} | ${((100 * xs.filter((x) => x > 50).length) / xs.length).toFixed(1)}% |`;
 
 const all = {
+  base: [] as number[],
   dom: [] as number[],
   frame: [] as number[],
   after: [] as number[],
@@ -164,15 +169,21 @@ const all = {
 let chars = 0;
 for (let run = 0; run < RUNS; run++) {
   await page.click('#chat-new');
-  await page.evaluate('window.__paint = { dom: [], frame: [], after: [] }; window.__waiting = [];');
+  await page.evaluate('window.__paint = { base: [], dom: [], frame: [], after: [] }; window.__waiting = [];');
   await page.fill('#chat-prompt', `How do I travel? (${run})`);
   await page.press('#chat-prompt', 'Enter');
   await page.waitForFunction(() => document.querySelectorAll('.msg-assistant .msg-actions:not([hidden])').length > 0, {
     timeout: 120_000,
   });
   await sleep(100);
-  const got = (await page.evaluate('window.__paint')) as { dom: number[]; frame: number[]; after: number[] };
+  const got = (await page.evaluate('window.__paint')) as {
+    base: number[];
+    dom: number[];
+    frame: number[];
+    after: number[];
+  };
   chars = (await page.locator('.msg-assistant .msg-body').innerText()).length;
+  all.base.push(...got.base);
   all.dom.push(...got.dom);
   all.frame.push(...got.frame);
   all.after.push(...got.after);
@@ -185,6 +196,7 @@ console.log(
 );
 console.log('| arrival -> | chunks | p50 ms | p95 ms | max ms | over 50 ms |');
 console.log('|---|---|---|---|---|---|');
+console.log(row('baseline: a frame asked for at arrival, no work', all.base));
 console.log(row('DOM updated', all.dom));
 console.log(row('next animation frame', all.frame));
 console.log(row('end of that frame', all.after));
