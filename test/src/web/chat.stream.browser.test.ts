@@ -114,14 +114,18 @@ test('an upstream failure is shown as an error with Regenerate, which then succe
   await close();
 });
 
-test('the Markdown subset becomes elements; markup in the answer stays text and runs nothing', async () => {
+test('the Markdown subset becomes elements; markup in the answer and the question stays text and runs nothing', async () => {
   const answer =
     '**Bold** and `code` [link](https://example.com/a)\n\n- one\n- two\n\n1. first\n2. second\n\n```\n<b>not bold</b>\n```\n\n' +
     '<img src=x onerror="alert(1)"> <script>alert(2)</script> [evil](javascript:alert(3))';
   up.script = [{ content: answer.match(/.{1,7}/gs)! }];
   const { page, dialogs, close } = await openChat(browser, c.s, c.ada, { locale: 'en-US' });
-  await ask(page, 'Format something');
+  const question = 'Format <img src=x onerror="alert(4)"> something';
+  await ask(page, question);
   await answered(page);
+  assert.equal(await page.locator('.msg-user .msg-body').textContent(), question);
+  const id = await conversationId(page);
+  assert.equal(await page.locator(`#chat-history-list a[data-id="${id}"]`).textContent(), question);
   const body = page.locator('.msg-assistant .msg-body');
   assert.equal(await body.locator('strong').textContent(), 'Bold');
   assert.equal(await body.locator('p code').textContent(), 'code');
