@@ -112,7 +112,7 @@ test('German by default (labels and answer), English after switching', async () 
   await ask(page, 'Züge');
   assert.match(await answered(page), /Ich bin das eingebaute extraktive Modell/);
   await Promise.all([page.waitForLoadState('load'), page.click('.lang-switch button[value=en]')]);
-  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForFunction(() => document.documentElement?.lang === 'en');
   assert.equal(await page.textContent('#chat-send'), 'Send');
   assert.equal(await page.inputValue('#chat-language'), 'en');
   await close();

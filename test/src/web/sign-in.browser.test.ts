@@ -62,7 +62,10 @@ test('after five wrong passwords the form refuses even the right one and says wh
   }
   assert.match((await page.textContent('[role=alert]'))!, /Too many failed attempts\. Try again in 15 minutes/);
   assert.equal(new URL(page.url()).pathname, '/signin');
-  assert.equal((await context.cookies()).some((c) => c.name === 'es_session'), false);
+  assert.equal(
+    (await context.cookies()).some((c) => c.name === 'es_session'),
+    false,
+  );
   await context.close();
 });
 
@@ -88,7 +91,7 @@ test('the page follows the browser language and the switch changes it', async ()
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.equal(await page.textContent('h1'), 'Sign in');
   await Promise.all([page.waitForLoadState('load'), page.click('.lang-switch button[value=de]')]);
-  await page.waitForFunction(() => document.documentElement.lang === 'de');
+  await page.waitForFunction(() => document.documentElement?.lang === 'de');
   assert.equal(await page.textContent('h1'), 'Anmelden');
   await context.close();
 });
