@@ -31,14 +31,20 @@ import { adminAuditRoutes } from './routes/admin.audit.ts';
 import { OidcSignIn } from './sessions/oidc.ts';
 import { SignInThrottle } from './sessions/throttle.ts';
 import { webRoutes } from './web/index.tsx';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function createApp(given: Services): Hono<AppEnv> {
   const oidcConfig = given.config.web.oidc;
+  const conversations =
+    given.conversations ??
+    new ConversationStore({ dir: conversationsDir(given.config.dataDir), log: given.log, now: given.now });
   const services: Services = {
     ...given,
     signInThrottle: given.signInThrottle ?? new SignInThrottle(),
+    conversations,
     oidc:
       given.oidc ??
       (oidcConfig &&
@@ -101,6 +107,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', chatRoutes(services));
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
+  app.route('/', conversationRoutes({ ...services, conversations }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));
   if (services.webAssets) app.route('/', webRoutes(services, services.webAssets) as unknown as Hono<AppEnv>);

@@ -3,7 +3,7 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, and close the state). `npm start` runs this file; `--version` and
+ * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, close the conversation files and the state). `npm start` runs this file; `--version` and
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
 import { loadWebAssets } from './web/assets/store.ts';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -62,13 +63,25 @@ async function main(): Promise<void> {
   const webSearch = createWebSearchService({ config: config.webSearch, log });
   const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
   const webAssets = await loadWebAssets();
+  const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
   const audit = new AuditLog({
     dir: join(config.dataDir, 'audit'),
     log: log.child({ component: 'audit' }),
     now,
     retentionDays: config.auditRetentionDays,
   });
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner, webAssets, audit };
+  const services: Services = {
+    config,
+    log,
+    state,
+    now,
+    webSearch,
+    documents,
+    searchRunner,
+    webAssets,
+    audit,
+    conversations,
+  };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -95,6 +108,7 @@ async function main(): Promise<void> {
       await index.close();
       await closeSharedPool();
       await audit.close();
+      await conversations.close();
       await state.close();
       log.info('stopped');
       process.exit(0);

@@ -13,6 +13,7 @@ import type { AuditLog } from './audit/audit.ts';
 import type { OidcSignIn } from './sessions/oidc.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
 import type { WebAssets } from './build/web-assets.ts';
+import type { ConversationStore } from './conversations/store.ts';
 
 export interface Services {
   config: Config;
@@ -36,6 +37,8 @@ export interface Services {
   audit?: AuditLog;
   /** Single sign-on (createApp makes one from `config.web.oidc` when absent). */
   oidc?: OidcSignIn;
+  /** Saved chat conversations per account; createApp makes one under DATA_DIR when absent. */
+  conversations?: ConversationStore;
   /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
   webAssets?: WebAssets;
 }

@@ -5,11 +5,16 @@
  * datasource registration) and to drive page forms over plain HTTP with a
  * cookie jar. Browser tests add Chromium (browser.ts).
  */
+import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { MASTER_KEY as MASTER } from './app.ts';
 import { docsHarness, type DocsHarnessOptions } from './documents.ts';
 import { loadWebAssets, type WebAssets } from '../../src/web/assets/store.ts';
+import { ConversationStore, conversationsDir } from '../../src/conversations/store.ts';
+import { silentLogger } from '../../src/log.ts';
 
 let assets: Promise<WebAssets> | undefined;
 /** The assets, built once per test process. */
@@ -22,7 +27,13 @@ export interface Person {
 }
 
 export async function webServer(opts: DocsHarnessOptions = {}) {
-  const h = await docsHarness({ ...opts, services: { webAssets: await testAssets(), ...opts.services } });
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'web-test-')));
+  const conversations = new ConversationStore({ dir: conversationsDir(dir), log: silentLogger, now: () => Date.now() });
+  const h = await docsHarness({
+    ...opts,
+    dir,
+    services: { webAssets: await testAssets(), conversations, ...opts.services },
+  });
   const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,7 +70,8 @@ export async function webServer(opts: DocsHarnessOptions = {}) {
     person,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await h.close();
+      await conversations.close();
+      await h.close(opts.dir === undefined);
     },
   };
 }
