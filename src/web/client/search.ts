@@ -7,7 +7,8 @@
  *   with the Apply button, which shows while such a change waits and while
  *   the custom date range is open (two dates, then Apply or Enter);
  * - the control that applied a filter has the focus again on the new page;
- * - empty fields are left out of the address, so it stays short.
+ * - empty fields are left out of the address, so it stays short;
+ * - a page restored by the back button shows the filters of its address.
  * It only moves focus and toggles `hidden`: no markup is written.
  */
 const FOCUS_KEY = 'search.focus';
@@ -81,6 +82,10 @@ function enhanceFilters(form: HTMLFormElement, filters: HTMLElement, apply: HTML
 }
 
 if (form) {
+  // A page restored from the back-forward cache shows the controls as the address says, not as left.
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) form.reset();
+  });
   form.addEventListener('formdata', (e) => {
     const custom = e.formData.get('date') === 'custom';
     for (const [name, value] of [...e.formData]) {

@@ -63,7 +63,7 @@ export function SearchView(props: { lang: Lang; state: SearchState; names: Sourc
   return (
     <div class="search-page">
       <h1 class="visually-hidden">{t(lang, 'search.label')}</h1>
-      <form role="search" method="get" action="/" id="search-form" class="search-form">
+      <form role="search" method="get" action="/" id="search-form" class="search-form" autocomplete="off">
         <QueryBox lang={lang} q={state.q} />
         <Filters lang={lang} state={state} names={names} />
       </form>
