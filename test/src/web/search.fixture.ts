@@ -167,7 +167,11 @@ export async function apiResults(s: WebServer, who: Person, params: Record<strin
 
 /** The address each result title links to, in page order ('' for a title shown as text). */
 export function resultLinks(html: string): string[] {
-  return [...html.matchAll(/<h3 id="result-\d+" class="result-title">(?:<a href="([^"]*)")?/g)].map((m) => m[1] ?? '');
+  return [
+    ...html.matchAll(
+      /<h3 id="result-\d+" class="result-title"(?: elementtiming="first-result")?>(?:<a href="([^"]*)")?/g,
+    ),
+  ].map((m) => m[1] ?? '');
 }
 
 /** Every intranet address the page links to (results and their related lists). */

@@ -51,7 +51,7 @@ const page = async (b: HttpBrowser, query: string, status = 200) => {
 
 /** The markup of the result whose title links to `href`. */
 function resultMarkup(html: string, href: string): string {
-  const start = html.indexOf(`class="result-title"><a href="${href}"`);
+  const start = html.search(new RegExp(`class="result-title"( elementtiming="first-result")?><a href="${href}"`));
   assert.ok(start > 0, `no result links to ${href}`);
   return html.slice(html.lastIndexOf('<li class="result">', start), html.indexOf('</article>', start));
 }
