@@ -10,8 +10,10 @@
  *    keydown time (recorded in the page) to the Element Timing entry of the
  *    first result's title (`elementtiming="first-result"`) on the results
  *    page, both on the epoch clock (timeOrigin + high-resolution time); also
- *    Enter to first contentful paint and the server's part (request start to
- *    response start). Assets cached, as for a person searching again.
+ *    Enter to first contentful paint, the server's part (request start to
+ *    response start), and the floor: the same steps on a one-line page from a
+ *    bare server (floor.ts), interleaved query by query. Assets cached, as for
+ *    a person searching again.
  *    Queries: 1-2 GCIDE words, deterministic (seed 11), none repeated; the
  *    first `--warmup` are not counted, nor queries without results (no
  *    result to paint); runs until `--queries` are counted. Target: p50 under
@@ -30,6 +32,7 @@ import { loadGcide } from '../corpora/gcide.ts';
 import { sentencePool } from '../corpora/scale.ts';
 import { machineLine } from '../lib/machine.ts';
 import { createRng } from '../lib/prng.ts';
+import { startFloorServer } from './floor.ts';
 import { ensureData, PASSWORD, setPassword, startServer, USER } from './server.ts';
 
 const arg = (name: string, def: string): string => {
@@ -138,6 +141,7 @@ const READ_TIMINGS = `new Promise((resolve) => {
 
 /** Types `q`, presses Enter, and reads the results page's paint timings. */
 async function searchOnce(page: Page, q: string): Promise<Timing> {
+  await page.bringToFront(); // a background tab is throttled
   await page.fill('#q', q);
   await page.evaluate(RECORD_ENTER);
   await Promise.all([page.waitForURL((u) => u.searchParams.get('q') === q), page.press('#q', 'Enter')]);
@@ -171,6 +175,7 @@ async function main(): Promise<void> {
   await setPassword(server.base);
   // Enough queries for QUERIES with results when some find nothing.
   const queries = sampleQueries(1 + WARMUP + 3 * QUERIES);
+  const floor = await startFloorServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   try {
     const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 1280, height: 900 } });
@@ -197,15 +202,22 @@ async function main(): Promise<void> {
     }
 
     await page.goto(`${server.base}/`);
+    const floorPage = await context.newPage();
+    await floorPage.goto(`${floor.base}/`);
     const timings: Timing[] = [];
+    const floors: Timing[] = [];
     let empty = 0;
     let warm = 0;
     for (const q of queries.slice(1)) {
       if (timings.length === QUERIES) break;
       const t = await searchOnce(page, q);
+      const f = await searchOnce(floorPage, q);
       if (warm++ < WARMUP) continue;
       if (t.results === 0 || !Number.isFinite(t.enterToResult)) empty++;
-      else timings.push(t);
+      else {
+        timings.push(t);
+        floors.push(f);
+      }
     }
     const row = (name: string, xs: number[]) =>
       console.log(
@@ -236,6 +248,10 @@ async function main(): Promise<void> {
       'of which: response end → first result painted',
       timings.map((t) => t.responseToResult),
     );
+    row(
+      'floor: a one-line page from a bare node:http server, interleaved (bench/web/floor.ts)',
+      floors.map((t) => t.enterToResult),
+    );
     console.log(`\n${machineLine()}`);
     console.log(
       `load average at the end: ${loadavg()
@@ -245,6 +261,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
+    await floor.close();
   }
 }
 
