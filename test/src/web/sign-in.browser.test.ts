@@ -49,6 +49,23 @@ test('a wrong password shows an error and sets no session', async () => {
   await context.close();
 });
 
+test('after five wrong passwords the form refuses even the right one and says when to retry', async () => {
+  const bea = await s.person('bea@example.com');
+  const context = await newContext(browser, { locale: 'en-US' });
+  const page = await context.newPage();
+  for (let i = 0; i < 6; i++) {
+    await page.goto(`${s.base}/signin`);
+    await page.fill('#email', bea.email);
+    await page.fill('#password', i < 5 ? `wrong password ${i}` : bea.password);
+    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit].primary')]);
+    await page.waitForSelector('[role=alert]');
+  }
+  assert.match((await page.textContent('[role=alert]'))!, /Too many failed attempts\. Try again in 15 minutes/);
+  assert.equal(new URL(page.url()).pathname, '/signin');
+  assert.equal((await context.cookies()).some((c) => c.name === 'es_session'), false);
+  await context.close();
+});
+
 test('signing out ends the session: the old cookie gets 401 from the API', async () => {
   const context = await newContext(browser);
   const page = await context.newPage();
