@@ -9,7 +9,6 @@ export const searchDe: Translation<typeof searchEn> = {
   'search.shortcut': 'Mit / springen Sie ins Suchfeld.',
   'search.start':
     'Geben Sie Wörter ein, um die Dokumente zu durchsuchen, die Sie sehen dürfen. „Wörter in Anführungszeichen“ finden eine Wortfolge, +Wort verlangt ein Wort, -Wort schließt es aus.',
-  'search.results': 'Ergebnisse',
   'search.resultsFor': 'Ergebnisse für „{query}“, Seite {page}',
   'search.untitled': '(ohne Titel)',
   'search.by': 'von {author}',
@@ -19,7 +18,6 @@ export const searchDe: Translation<typeof searchEn> = {
   'search.duplicatesOne': 'Auch an 1 weiteren Ort',
   'search.sameThread': 'Aus derselben Unterhaltung ({count})',
   'search.similar': 'Ähnliche Dokumente ({count})',
-  'search.notLink': 'kein Link',
 
   'search.filters': 'Filter',
   'search.filtersHint': 'Filter wirken, sobald Sie sie ändern.',

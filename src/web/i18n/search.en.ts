@@ -6,7 +6,6 @@ export const searchEn = {
   'search.shortcut': 'Press / to jump to the search box.',
   'search.start':
     'Type words to search the documents you may see. "Quoted words" find a phrase, +word requires a word and -word excludes it.',
-  'search.results': 'Results',
   'search.resultsFor': 'Results for “{query}”, page {page}',
   'search.untitled': '(untitled)',
   'search.by': 'by {author}',
@@ -16,7 +15,6 @@ export const searchEn = {
   'search.duplicatesOne': 'Also in 1 place',
   'search.sameThread': 'Same conversation ({count})',
   'search.similar': 'Similar documents ({count})',
-  'search.notLink': 'no link',
 
   'search.filters': 'Filters',
   'search.filtersHint': 'Filters apply as soon as you change them.',

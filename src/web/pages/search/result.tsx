@@ -2,10 +2,11 @@
  * One search result as the API gives it: the title linking to `path_preview`
  * (text when that is not an http(s) address), the breadcrumb `path`, the
  * datasource and subs by display name, the localized file type, author and
- * date, the highlights (text runs with `<mark>`, never raw markup; the one
- * of the title marks the title itself) and the summary; then its related lists, collapsed: the duplicates ("also in N
- * places", expanding to every location), the same-thread and the similar
- * documents. `<details>` needs no script. All text is escaped by JSX.
+ * date, the highlights (text runs with `<mark>`, never raw markup; the
+ * highlight of the title marks the title itself) and the summary; then the
+ * related lists, collapsed: the duplicates ("also in N places", expanding to
+ * every location), the same-thread and the similar documents. `<details>`
+ * needs no script. All text is escaped by JSX.
  */
 import type { RelatedDoc, SearchResult } from '../../../search/result.ts';
 import { t, type Lang } from '../../i18n/i18n.ts';
