@@ -41,7 +41,10 @@ const params = (page: Page) => Object.fromEntries(new URL(page.url()).searchPara
 
 test('keyboard alone: the box has the focus, Enter searches, / brings the focus back', async () => {
   const page = await signedIn();
+  const violations: string[] = [];
+  page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
   assert.equal(await focused(page), 'q');
+  assert.equal(await page.$eval('.search-box', (e) => getComputedStyle(e).display), 'flex', 'the page is styled');
   await page.keyboard.type('hamburg');
   await Promise.all([page.waitForURL(/q=hamburg/), page.keyboard.press('Enter')]);
   assert.deepEqual(await links(page), [url('mail/offsite-1'), url('mail/offsite-2')]);
@@ -50,6 +53,7 @@ test('keyboard alone: the box has the focus, Enter searches, / brings the focus 
   await page.keyboard.press('/');
   assert.equal(await focused(page), 'q');
   assert.equal(await page.inputValue('#q'), 'hamburg', '/ is not typed into the box');
+  assert.deepEqual(violations, [], 'the CSP admits the page as it is');
   await page.context().close();
 });
 

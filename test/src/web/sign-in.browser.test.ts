@@ -62,7 +62,10 @@ test('after five wrong passwords the form refuses even the right one and says wh
   }
   assert.match((await page.textContent('[role=alert]'))!, /Too many failed attempts\. Try again in 15 minutes/);
   assert.equal(new URL(page.url()).pathname, '/signin');
-  assert.equal((await context.cookies()).some((c) => c.name === 'es_session'), false);
+  assert.equal(
+    (await context.cookies()).some((c) => c.name === 'es_session'),
+    false,
+  );
   await context.close();
 });
 
