@@ -149,7 +149,7 @@ test('German by default, English from the browser, and the switch keeps the sear
   assert.match((await de.textContent('.results-title'))!, /Ergebnisse für „travel“/);
   assert.equal(await de.getAttribute('#f-apply', 'hidden'), '');
   await Promise.all([de.waitForLoadState('load'), de.click('.lang-switch button[value=en]')]);
-  await de.waitForFunction(() => document.documentElement.lang === 'en');
+  await de.waitForFunction(() => document.documentElement?.lang === 'en');
   assert.equal(new URL(de.url()).searchParams.get('q'), 'travel');
   assert.equal(await de.textContent('label[for=f-type]'), 'File type');
   assert.equal(await de.textContent('#f-ds optgroup[label="Kinds of source"] option[value=mailsuite]'), 'Mail');

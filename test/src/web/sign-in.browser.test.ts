@@ -91,7 +91,7 @@ test('the page follows the browser language and the switch changes it', async ()
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.equal(await page.textContent('h1'), 'Sign in');
   await Promise.all([page.waitForLoadState('load'), page.click('.lang-switch button[value=de]')]);
-  await page.waitForFunction(() => document.documentElement.lang === 'de');
+  await page.waitForFunction(() => document.documentElement?.lang === 'de');
   assert.equal(await page.textContent('h1'), 'Anmelden');
   await context.close();
 });
