@@ -263,6 +263,30 @@ export class Searcher {
   }
 
   /**
+   * Live docs per value of keyword column `field` (values no live doc carries are left out). Reads
+   * every doc list of the column once: linear in the docs of the snapshot, so callers keep the
+   * answer per generation.
+   */
+  keywordCounts(field: string): Map<string, number> {
+    const out = new Map<string, number>();
+    const add = (v: string, n: number) => n > 0 && out.set(v, (out.get(v) ?? 0) + n);
+    for (const r of this.segments) {
+      if (r.numDocs === 0) continue;
+      if (!r.keywordValues) {
+        for (let d = 0; d < r.maxDoc; d++) if (!r.isDeleted(d)) for (const v of r.keywords(field, d)) add(v, 1);
+        continue;
+      }
+      for (const v of r.keywordValues(field)) {
+        const it = r.keywordDocs(field, v);
+        let n = 0;
+        if (it) for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) if (!r.isDeleted(d)) n++;
+        add(v, n);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Live docs carrying any of `values` in keyword column `field` and accepted by
    * `filter`, in index order (segment order, then doc id), at most `limit`: what
    * a blank-query search with that keyword filter returns, read from the

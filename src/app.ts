@@ -23,6 +23,8 @@ import { webSearchRoutes } from './routes/web-search.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { adminSettingsRoutes } from './routes/admin.settings.ts';
+import { adminStatsRoutes } from './routes/admin.stats.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { auditChanges } from './http/audit.ts';
@@ -107,6 +109,8 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', chatRoutes(services));
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
+  app.route('/', adminStatsRoutes(services));
+  app.route('/', adminSettingsRoutes(services));
   app.route('/', conversationRoutes({ ...services, conversations }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));

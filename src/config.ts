@@ -220,7 +220,7 @@ const commaList = (value: string | undefined) =>
     .filter((x) => x !== '');
 
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY', 'OIDC_CLIENT_SECRET']);
+export const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY', 'OIDC_CLIENT_SECRET']);
 /**
  * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
  * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
