@@ -153,13 +153,10 @@ test('keywordCounts counts live docs per value across segments, and reader stats
   );
   index.writer.delete('d');
   await index.writer.commit();
-  assert.deepEqual(
-    [...index.reader.searcher().keywordCounts('source')].sort(),
-    [
-      ['drive', 1],
-      ['wiki', 3],
-    ],
-  );
+  assert.deepEqual([...index.reader.searcher().keywordCounts('source')].sort(), [
+    ['drive', 1],
+    ['wiki', 3],
+  ]);
   const stats = index.reader.stats();
   assert.equal(stats.segments, 2);
   assert.equal(stats.docs, 3);
