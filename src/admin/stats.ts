@@ -73,7 +73,7 @@ export interface ServerStats {
 const counted = new WeakMap<Index, { generation: number; counts: Map<string, number> }>();
 
 /** Committed documents per datasource name, computed once per commit generation. */
-function documentsPerDatasource(index: Index): Map<string, number> {
+export function documentsPerDatasource(index: Index): Map<string, number> {
   const generation = index.reader.generation;
   const kept = counted.get(index);
   if (kept?.generation === generation) return kept.counts;

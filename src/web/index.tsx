@@ -4,7 +4,7 @@
  *
  * - `/assets/*`: the stylesheet, browser modules and icon (assets/store.ts),
  *   content-hashed, cached for a year, Brotli or gzip as the browser accepts.
- * - Pages (`/`, `/chat…`, `/signin…`, `/signout`, `/settings/…`): security
+ * - Pages (`/`, `/chat…`, `/admin…`, `/signin…`, `/signout`, `/settings/…`): security
  *   headers (security.ts), compression, the viewer and language (viewer.ts);
  *   signed-in pages send visitors to `/signin` first.
  * Pages read data only through the domain functions the API uses, for the
@@ -21,6 +21,7 @@ import type { WebAssets } from './assets/store.ts';
 import type { WebEnv } from './env.ts';
 import { t } from './i18n/i18n.ts';
 import { Page } from './layout.tsx';
+import { adminPageRoutes } from './pages/admin/index.tsx';
 import { chatPageRoutes } from './pages/chat.tsx';
 import { searchPageRoutes } from './pages/search.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
@@ -29,9 +30,9 @@ import { securityHeaders } from './security.ts';
 import { FormTokenError, loadViewer, requireViewer, safeNext } from './viewer.ts';
 
 /** Paths of the pages (the API's paths are never touched by the page middleware). */
-export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?)$/;
-/** Pages that need a signed-in viewer. */
-const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?)$/;
+export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?|admin(?:\/.*)?)$/;
+/** Pages that need a signed-in viewer (the dashboard also the administrator role: pages/admin/shell.tsx). */
+const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?|admin(?:\/.*)?)$/;
 
 function serveAsset(assets: WebAssets) {
   return (c: Context<WebEnv>) => {
@@ -96,6 +97,7 @@ export function webRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   app.route('/', ssoRoutes(services, assets));
   app.route('/', searchPageRoutes(services, assets));
   app.route('/', chatPageRoutes(services, assets));
+  app.route('/', adminPageRoutes(services, assets));
 
   app.onError((err, c) => {
     const lang = c.get('lang') ?? 'de';

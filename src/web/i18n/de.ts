@@ -1,4 +1,5 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
+import { adminDe } from './admin.de.ts';
 import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
 import { searchDe } from './search.de.ts';
@@ -9,6 +10,7 @@ const common = {
   'nav.label': 'Hauptnavigation',
   'nav.search': 'Suche',
   'nav.chat': 'Chat',
+  'nav.admin': 'Verwaltung',
   'nav.signout': 'Abmelden',
   'nav.signedInAs': 'Angemeldet als {email}',
   'lang.label': 'Sprache',
@@ -55,4 +57,4 @@ const common = {
   'error.back': 'Zurück zur Suche',
 };
 
-export const de: Messages = { ...common, ...searchDe, ...chatDe };
+export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe };
