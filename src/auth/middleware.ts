@@ -5,7 +5,8 @@
  *   `adminSessions` (the control plane, check-access, document status) also
  *   the browser session of an account with the administrator role, so the
  *   dashboard can act there (never a personal key; document pushes stay
- *   service-account-only);
+ *   service-account-only: a session there is a valid credential of the
+ *   wrong kind, 403);
  * - requirePersonal: search, chat and web search, personal account keys only
  *   (the principal carries the account's email, used for visibility), or the
  *   browser session of an account (the web pages call the same API);
@@ -109,7 +110,7 @@ export function requireServiceAccount(
         ? undefined
         : 'The Indexing API accepts a browser session only of an account with the administrator role';
     },
-    opts.adminSessions === true,
+    true,
   );
 }
 
