@@ -281,7 +281,7 @@ export const adminDe: Translation<typeof adminEn> = {
   'admin.settings.notConfigured': 'Nicht eingerichtet.',
   'admin.settings.serves': 'Bietet: {list}',
   'admin.settings.test': 'Jetzt testen',
-  'admin.settings.testOf': '{name} jetzt testen',
+  'admin.settings.testOf': 'Jetzt testen: {name}',
   'admin.settings.effective': 'Wirksame Konfiguration',
   'admin.settings.col.name': 'Variable',
   'admin.settings.col.value': 'Wert',

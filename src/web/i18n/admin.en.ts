@@ -276,7 +276,7 @@ export const adminEn = {
   'admin.settings.notConfigured': 'Not configured.',
   'admin.settings.serves': 'Serves: {list}',
   'admin.settings.test': 'Test now',
-  'admin.settings.testOf': 'Test {name} now',
+  'admin.settings.testOf': 'Test now: {name}',
   'admin.settings.effective': 'Effective configuration',
   'admin.settings.col.name': 'Variable',
   'admin.settings.col.value': 'Value',

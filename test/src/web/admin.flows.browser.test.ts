@@ -164,12 +164,12 @@ test('agents: create, edit and delete', async () => {
 test('settings: "test now" calls the LLM upstream and shows its answer', async () => {
   const { context, page } = await openSignedIn(browser, a.s.base, a.root, '/admin/settings');
   llm.models = ['fake-model'];
-  await page.getByRole('button', { name: 'Test LLM upstream now' }).click();
-  const result = form(page, 'Test LLM upstream now').locator('[data-result-text]');
+  await page.getByRole('button', { name: 'Test now: LLM upstream' }).click();
+  const result = form(page, 'Test now: LLM upstream').locator('[data-result-text]');
   await result.filter({ hasText: 'OK' }).waitFor();
   assert.match((await result.textContent())!, /^OK: The LLM upstream answered/);
   llm.models = ['other'];
-  await page.getByRole('button', { name: 'Test LLM upstream now' }).click();
+  await page.getByRole('button', { name: 'Test now: LLM upstream' }).click();
   await result.filter({ hasText: 'Failed' }).waitFor();
   assert.match((await result.textContent())!, /does not list fake-model/);
   assert.match((await page.textContent('main'))!, /LLM_API_KEY\s*not set/);
