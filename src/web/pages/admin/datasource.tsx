@@ -1,7 +1,7 @@
 /**
  * Dashboard, one datasource (`/admin/datasources/{name}`): its display name,
  * sub tree and object/property definitions, its users, groups and
- * memberships (people.tsx), and its deletion. Read with the control plane's
+ * memberships (people.tsx, groups.tsx), and its deletion. Read with the control plane's
  * domain functions (`getDatasource`, `listUsers`, `listGroups`), changed
  * through the Indexing API with the administrator's session, so every rule,
  * status code and message is the API's (a cycle is refused with its path).
@@ -17,7 +17,8 @@ import type { WebEnv } from '../../env.ts';
 import { t, type Lang } from '../../i18n/i18n.ts';
 import { count, seg } from './format.ts';
 import { ApiForm, Cell, Field, Submit, Table, TextArea } from './forms.tsx';
-import { GroupsSection, UsersSection, type People } from './people.tsx';
+import { GroupsSection } from './groups.tsx';
+import { UsersSection, type People } from './people.tsx';
 import { adminPage } from './shell.tsx';
 
 const base = (v: DatasourceView) => `/api/indexing/datasources/${seg(v.name)}`;

@@ -1,25 +1,18 @@
 /**
- * The users, groups and memberships of a datasource on its dashboard page:
- * users (filtered by the `user` query, at most USERS_SHOWN rows) with rename
- * and delete; groups as a tree of nested groups (a group reached a second
- * time is named, not expanded again, and the tree stops after TREE_NODES
- * nodes), with their people, and forms to add, rename and delete groups (the
- * first GROUPS_SHOWN in the table) and
- * to add and remove memberships. Every change goes to the Indexing API
- * (`/api/indexing/users`, `/groups`, `/memberships`), which answers with its
- * rules and messages.
+ * The people of a datasource on its dashboard page: the shared types, the
+ * remove button, and the users (filtered by the `user` query, at most
+ * USERS_SHOWN rows) with rename and delete, and a form to add one. Groups and
+ * memberships are groups.tsx. Every change goes to the Indexing API
+ * (`/api/indexing/users`), which answers with its rules and messages.
  */
-import type { Child } from 'hono/jsx';
 import type { UserRecord } from '../../../controlplane/index.ts';
 import { t, type Lang } from '../../i18n/i18n.ts';
 import { count, seg } from './format.ts';
 import { ApiForm, Cell, Field, Hidden, Submit, Table } from './forms.tsx';
 
 export const USERS_SHOWN = 200;
-export const TREE_NODES = 1000;
-export const GROUPS_SHOWN = 500;
 
-interface GroupRow {
+export interface GroupRow {
   name: string;
   member_emails: string[];
   member_groups: string[];
@@ -30,13 +23,14 @@ export interface People {
   groups: GroupRow[];
 }
 
-interface Props {
+export interface Props {
   lang: Lang;
   datasource: string;
   people: People;
 }
 
-function Remove(p: { lang: Lang; path: string; label: string; confirm: string; text?: string }) {
+/** A form with one button that deletes what `path` names, after a confirmation. */
+export function Remove(p: { lang: Lang; path: string; label: string; confirm: string; text?: string }) {
   return (
     <ApiForm
       lang={p.lang}
@@ -125,187 +119,6 @@ export function UsersSection({ lang, datasource, people, filter }: Props & { fil
         <Field id="user-name" name="user.name" kind="nullable" label={t(lang, 'admin.user.name')} />
         <Submit label={t(lang, 'admin.user.add')} />
       </ApiForm>
-    </section>
-  );
-}
-
-/** The group tree: roots are groups no other group contains. */
-function Tree({ lang, datasource, people }: Props) {
-  const byName = new Map(people.groups.map((g) => [g.name, g]));
-  const nested = new Set(people.groups.flatMap((g) => g.member_groups));
-  const expanded = new Set<string>();
-  let nodes = 0;
-  const membership = (parent: string, type: 'user' | 'group', id: string) =>
-    `/api/indexing/memberships/${seg(datasource)}/${seg(parent)}/${type}/${seg(id)}`;
-  const node = (name: string, parent: string | null): Child => {
-    nodes++;
-    const g = byName.get(name)!;
-    const again = expanded.has(name);
-    expanded.add(name);
-    const label = t(lang, 'admin.group.removeFrom', { member: name, group: parent ?? '' });
-    return (
-      <li>
-        <div class="node">
-          <span class="group-name">{name}</span>
-          {again && <span class="hint"> {t(lang, 'admin.group.seeAbove')}</span>}
-          {parent !== null && (
-            <Remove lang={lang} path={membership(parent, 'group', name)} label={label} confirm={label} />
-          )}
-        </div>
-        {!again && (g.member_groups.length > 0 || g.member_emails.length > 0) && (
-          <ul>
-            {g.member_groups.map((child) => (nodes < TREE_NODES ? node(child, name) : null))}
-            {g.member_emails.map((email) => {
-              if (nodes++ >= TREE_NODES) return null;
-              const l = t(lang, 'admin.group.removeFrom', { member: email, group: name });
-              return (
-                <li>
-                  <div class="node person">
-                    <span>{email}</span>
-                    <Remove lang={lang} path={membership(name, 'user', email)} label={l} confirm={l} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </li>
-    );
-  };
-  const roots = people.groups.filter((g) => !nested.has(g.name));
-  const tree = roots.map((g) => (nodes < TREE_NODES ? node(g.name, null) : null));
-  return (
-    <>
-      <ul class="tree" aria-label={t(lang, 'admin.group.tree')}>
-        {tree}
-      </ul>
-      {nodes >= TREE_NODES && <p class="hint">{t(lang, 'admin.group.treeCut', { n: TREE_NODES })}</p>}
-    </>
-  );
-}
-
-function GroupForms({ lang, datasource, people }: Props) {
-  return (
-    <>
-      <datalist id="group-names">
-        {people.groups.slice(0, 500).map((g) => (
-          <option value={g.name} />
-        ))}
-      </datalist>
-      <ApiForm
-        lang={lang}
-        method="POST"
-        path="/api/indexing/groups"
-        label={t(lang, 'admin.group.add')}
-        done={t(lang, 'admin.saved')}
-        class="inline"
-      >
-        <Hidden name="datasource" value={datasource} />
-        <Field
-          id="group-new"
-          name="group.name"
-          label={t(lang, 'admin.group.name')}
-          required
-          hint={t(lang, 'admin.group.nameHint')}
-        />
-        <Submit label={t(lang, 'admin.group.add')} />
-      </ApiForm>
-      <ApiForm
-        lang={lang}
-        method="POST"
-        path="/api/indexing/memberships"
-        label={t(lang, 'admin.member.addUser')}
-        done={t(lang, 'admin.saved')}
-        class="inline"
-      >
-        <Hidden name="datasource" value={datasource} />
-        <div class="field">
-          <label for="mu-group">{t(lang, 'admin.member.group')}</label>
-          <input id="mu-group" name="membership.group_name" list="group-names" required autocomplete="off" />
-        </div>
-        <Field
-          id="mu-email"
-          name="membership.member_email"
-          type="email"
-          label={t(lang, 'admin.member.email')}
-          required
-        />
-        <Submit label={t(lang, 'admin.member.addUser')} />
-      </ApiForm>
-      <ApiForm
-        lang={lang}
-        method="POST"
-        path="/api/indexing/memberships"
-        label={t(lang, 'admin.member.addGroup')}
-        done={t(lang, 'admin.saved')}
-        class="inline"
-      >
-        <Hidden name="datasource" value={datasource} />
-        <div class="field">
-          <label for="mg-group">{t(lang, 'admin.member.parent')}</label>
-          <input id="mg-group" name="membership.group_name" list="group-names" required autocomplete="off" />
-        </div>
-        <div class="field">
-          <label for="mg-member">{t(lang, 'admin.member.child')}</label>
-          <input id="mg-member" name="membership.member_group_name" list="group-names" required autocomplete="off" />
-        </div>
-        <Submit label={t(lang, 'admin.member.addGroup')} />
-      </ApiForm>
-    </>
-  );
-}
-
-function GroupTable({ lang, datasource, people }: Props) {
-  const head = ['name', 'members', 'actions'].map((k) => t(lang, `admin.group.col.${k}` as 'admin.group.col.name'));
-  return (
-    <Table caption={t(lang, 'admin.group.manage')} head={head}>
-      {people.groups.slice(0, GROUPS_SHOWN).map((g, i) => {
-        const path = `/api/indexing/groups/${seg(datasource)}/${seg(g.name)}`;
-        return (
-          <tr>
-            <Cell label={head[0]}>
-              <ApiForm
-                lang={lang}
-                method="PUT"
-                path={path}
-                label={t(lang, 'admin.group.rename', { name: g.name })}
-                done={t(lang, 'admin.saved')}
-                class="tiny"
-              >
-                <label class="visually-hidden" for={`group-name-${i}`}>
-                  {t(lang, 'admin.group.newName', { name: g.name })}
-                </label>
-                <input id={`group-name-${i}`} name="group_name" value={g.name} required />
-                <button type="submit">{t(lang, 'admin.rename')}</button>
-              </ApiForm>
-            </Cell>
-            <Cell label={head[1]} class="num">
-              {count(lang, g.member_emails.length + g.member_groups.length)}
-            </Cell>
-            <Cell label={head[2]}>
-              <Remove
-                lang={lang}
-                path={path}
-                label={t(lang, 'admin.group.delete', { name: g.name })}
-                confirm={t(lang, 'admin.group.confirm', { name: g.name })}
-                text={t(lang, 'admin.delete')}
-              />
-            </Cell>
-          </tr>
-        );
-      })}
-    </Table>
-  );
-}
-
-export function GroupsSection(props: Props) {
-  const { lang, people } = props;
-  return (
-    <section aria-labelledby="sec-groups">
-      <h2 id="sec-groups">{t(lang, 'admin.group.title', { n: count(lang, people.groups.length) })}</h2>
-      {people.groups.length === 0 ? <p>{t(lang, 'admin.group.none')}</p> : <Tree {...props} />}
-      <GroupForms {...props} />
-      {people.groups.length > 0 && <GroupTable {...props} />}
     </section>
   );
 }

@@ -15,7 +15,7 @@ import type { Services } from '../../../services.ts';
 import type { WebAssets } from '../../assets/store.ts';
 import type { WebEnv } from '../../env.ts';
 import { t } from '../../i18n/i18n.ts';
-import { KeyRow, keyHead } from './account.tsx';
+import { KeyRow, keyHead } from './keys.tsx';
 import { when } from './format.ts';
 import { ApiForm, Field, Submit, Table } from './forms.tsx';
 import { adminPage } from './shell.tsx';
