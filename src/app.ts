@@ -22,9 +22,11 @@ import { webSearchRoutes } from './routes/web-search.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -72,6 +74,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/', chatRoutes(services));
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
+  if (services.connectors) app.route('/', adminConnectorRoutes({ ...services, connectors: services.connectors }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));
   // Route modules are mounted here, one per resource.
@@ -81,6 +84,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingMembershipRoutes(services));
   if (services.documents)
     app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
+  if (services.uploads)
+    app.route('/api/indexing', indexingUploadSessionRoutes({ ...services, uploads: services.uploads }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -84,6 +84,9 @@ export const EnvSchema = v.object({
   CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
   FILES_MAX_BYTES: v.optional(intFromEnv('FILES_MAX_BYTES', 1, 1_000_000_000), String(25 * MB)),
   FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
+  CONNECTOR_SECRET: v.optional(
+    v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
+  ),
 });
 
 /** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
@@ -143,6 +146,8 @@ export interface Config {
     /** Results one serviceSearch call returns to the model. */
     searchResults: number;
   };
+  /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
+  connectorSecret?: string;
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -152,7 +157,7 @@ export interface Config {
 }
 
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY']);
+const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY', 'CONNECTOR_SECRET']);
 /**
  * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
  * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
@@ -232,5 +237,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       searchResults: e.CHAT_SEARCH_RESULTS,
     },
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
+    connectorSecret: e.CONNECTOR_SECRET,
   };
 }

@@ -9,6 +9,8 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { ConnectorScheduler } from './connectors/scheduler.ts';
+import type { UploadSessions } from './uploads/sessions.ts';
 
 export interface Services {
   config: Config;
@@ -26,4 +28,8 @@ export interface Services {
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */
   chatFetch?: typeof fetch;
+  /** Runs the connectors (src/connectors/); absent: no connectors API. */
+  connectors?: ConnectorScheduler;
+  /** Upload sessions of the Indexing API (src/uploads/); absent: no upload-session routes. */
+  uploads?: UploadSessions;
 }
