@@ -115,6 +115,9 @@ export const EnvSchema = v.object({
       v.regex(/^https?:\/\/[^/?#@]+\/?$/i, 'PUBLIC_URL must be an http(s) origin such as https://search.example.com'),
     ),
   ),
+  CONNECTOR_SECRET: v.optional(
+    v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
+  ),
 });
 
 /** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
@@ -189,6 +192,8 @@ export interface Config {
   };
   /** Days the audit log keeps (src/audit/); 0 keeps everything. */
   auditRetentionDays: number;
+  /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
+  connectorSecret?: string;
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -220,7 +225,13 @@ const commaList = (value: string | undefined) =>
     .filter((x) => x !== '');
 
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY', 'OIDC_CLIENT_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'ADMIN_KEY',
+  'BRAVE_API_KEY',
+  'LLM_API_KEY',
+  'OIDC_CLIENT_SECRET',
+  'CONNECTOR_SECRET',
+]);
 /**
  * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
  * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
@@ -329,5 +340,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
+    connectorSecret: e.CONNECTOR_SECRET,
   };
 }
