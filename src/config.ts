@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './search/limits.ts';
 
 const intFromEnv = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(
@@ -40,6 +41,22 @@ export const EnvSchema = v.object({
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
   MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
   SEARCH_THREADS: v.optional(intFromEnv('SEARCH_THREADS', 0, 64)),
+  SEARCH_ACCOUNT_CONCURRENCY: v.optional(intFromEnv('SEARCH_ACCOUNT_CONCURRENCY', 1, 64)),
+  SEARCH_CHEAP_WORDS: v.optional(intFromEnv('SEARCH_CHEAP_WORDS', 1, 4096), '16'),
+  SEARCH_MAX_CLAUSES: v.optional(intFromEnv('SEARCH_MAX_CLAUSES', 1, 65_536), String(DEFAULT_SEARCH_LIMITS.maxClauses)),
+  SEARCH_MAX_TERMS: v.optional(intFromEnv('SEARCH_MAX_TERMS', 1, 1_000_000), String(DEFAULT_SEARCH_LIMITS.maxTerms)),
+  SEARCH_MAX_PLANNED_BLOCKS: v.optional(
+    intFromEnv('SEARCH_MAX_PLANNED_BLOCKS', 1, 1_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxPlannedBlocks),
+  ),
+  SEARCH_MAX_BLOCKS: v.optional(
+    intFromEnv('SEARCH_MAX_BLOCKS', 1, 1_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxBlocks),
+  ),
+  SEARCH_TIME_BUDGET_MS: v.optional(
+    intFromEnv('SEARCH_TIME_BUDGET_MS', 1, 3_600_000),
+    String(DEFAULT_SEARCH_LIMITS.timeBudgetMs),
+  ),
   INDEXING_API_MAX_BINARY_BYTES: v.optional(
     intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000),
     String(100 * MB),
@@ -103,6 +120,14 @@ export interface Config {
   mergeIdleMs: number;
   /** Worker threads running searches (src/search/pool.ts); 0 = on the main thread. */
   searchThreads: number;
+  /** Budgets and scheduling of searches (src/search/limits.ts, scheduler.ts). */
+  search: {
+    limits: SearchLimits;
+    /** Searches of one account running at once on the search threads; unset: the threads but one, at least 1. */
+    accountConcurrency?: number;
+    /** Queries of more words than this run in the expensive lane. */
+    cheapWords: number;
+  };
   /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
@@ -205,6 +230,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     commitIntervalMs: e.COMMIT_INTERVAL_MS,
     mergeIdleMs: e.MERGE_IDLE_MS,
     searchThreads: e.SEARCH_THREADS ?? defaultSearchThreads(),
+    search: {
+      limits: {
+        maxClauses: e.SEARCH_MAX_CLAUSES,
+        maxTerms: e.SEARCH_MAX_TERMS,
+        maxPlannedBlocks: e.SEARCH_MAX_PLANNED_BLOCKS,
+        maxBlocks: e.SEARCH_MAX_BLOCKS,
+        timeBudgetMs: e.SEARCH_TIME_BUDGET_MS,
+      },
+      accountConcurrency: e.SEARCH_ACCOUNT_CONCURRENCY,
+      cheapWords: e.SEARCH_CHEAP_WORDS,
+    },
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
     logLevel: e.LOG_LEVEL,

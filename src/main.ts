@@ -57,7 +57,13 @@ async function main(): Promise<void> {
   const index = await openSearchIndex(config, log);
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
+  const searchRunner =
+    config.searchThreads > 0
+      ? new SearchPool(index, config.searchThreads, log, {
+          perAccount: config.search.accountConcurrency,
+          cheapWords: config.search.cheapWords,
+        })
+      : undefined;
   const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
   const app = createApp(services);
 

@@ -2,12 +2,16 @@
  * Query execution over a snapshot: plan the query with global statistics,
  * then per segment open the scorers, compile the filter, and collect the top k
  * (block-max MaxScore after seeding the top k from the rarest term (seed.ts), or
- * exhaustive scoring when pruning is off).
+ * exhaustive scoring when pruning is off). A budget (budget.ts) refuses a plan
+ * that reads too many postings blocks before any segment is searched, and stops
+ * the search at a window boundary once its work or time is spent: then no later
+ * segment is searched either.
  */
 import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../scoring/bm25.ts';
 import { compileFilter, filterKey, nextSetBit } from './filter.ts';
 import type { FilterCache } from './filter.ts';
+import { plannedBlocks, type BudgetMeter } from './budget.ts';
 import { buildPlan, buildTermsPlan, openItem, openUnit } from './plan.ts';
 import type { FieldScoring, GlobalStats } from './plan.ts';
 import type { Scorer } from './scorers.ts';
@@ -16,6 +20,7 @@ import { seedTop } from './seed.ts';
 import { collectAll, scoreSegment } from './top-k.ts';
 import type { CollectState, SegmentTask } from './top-k.ts';
 import type { Filter, ParsedQuery } from './types.ts';
+import { QueryError } from './parser.ts';
 
 export interface SnapshotContext {
   segments: readonly SegmentReader[];
@@ -50,19 +55,32 @@ export interface ExecuteOptions {
    * of rare terms; sparse-exhaustive.ts). Default 0.
    */
   exhaustiveMaxCost?: number;
+  /** The search's running budget (shared by the runs of one search), or none. */
+  meter?: BudgetMeter | null;
+  /** Refuse the query (QueryError 'over_budget') when its plan holds more postings blocks than this. */
+  maxPlannedBlocks?: number;
 }
 
 export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: TopDocs; st: CollectState } {
   const top = new TopDocs(req.k);
-  const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold };
+  const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold, budget: req.meter ?? null };
   const { stats } = ctx;
   const { filter } = req;
   const pctx = { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring };
   const plan = req.query === undefined ? buildTermsPlan(req.terms, pctx, stats) : buildPlan(req.query, pctx, stats);
   if (plan.impossible) return { top, st };
+  if (req.maxPlannedBlocks !== undefined) {
+    const blocks = plannedBlocks(plan, stats, ctx.segments.length);
+    if (blocks > req.maxPlannedBlocks) {
+      throw new QueryError(
+        'over_budget',
+        `query would read up to ${blocks} postings blocks, the limit is ${req.maxPlannedBlocks}`,
+      );
+    }
+  }
   const fkey = filter ? filterKey(filter) : '';
   ctx.segments.forEach((reader, i) => {
-    if (reader.numDocs === 0) return;
+    if (reader.numDocs === 0 || st.budget?.exhausted()) return;
     const scoring: Scorer[] = [];
     for (const u of plan.scoring) {
       const s = openUnit(u, reader, stats, i);

@@ -366,7 +366,13 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   /** Docs bounded with docBound under a lead in this segment, and how many of them it passed over. */
   let leadBounds = 0;
   let leadPassed = 0;
+  const budget = st.budget ?? null;
   while (windowMin < NO_MORE_DOCS) {
+    // A window boundary: every doc below windowMin is scored or pruned exactly.
+    if (budget !== null && budget.exhausted()) {
+      st.exact = false;
+      return;
+    }
     const minScore = floor(top, st);
     let boundsValid = false;
     /** Sum of the bounds of the subs asleep in this window (0: none; then leads and partition updates are allowed). */

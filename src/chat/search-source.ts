@@ -1,6 +1,7 @@
 /**
  * The serviceSearch tool's search: `searchWith` (src/search/service.ts)
- * over the documents index, for the key's account email, turned into
+ * over the documents index, for the key's account email, under the same budgets,
+ * account limit and lanes as GET /api/beta/search (a refused query finds nothing), turned into
  * passages for the model (highlights and summary as plain text: `<em>` marks
  * removed, HTML entities decoded). `services.chatSearch` overrides it (tests,
  * benchmarks); without a documents index there is no internal search.
@@ -34,18 +35,19 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
     now: services.now,
     runner: services.searchRunner,
     hidden: (name: string) => documents.dropPending(name),
+    limits: services.config.search.limits,
   };
-  return async (email, params) => {
+  return async (email, params, _signal, log) => {
     const dataSources = knownDataSources(services, params.dataSources);
     if (dataSources?.length === 0) return [];
     let body;
     try {
-      body = await searchWith(deps, email, {
-        query: params.query,
-        count: params.count,
-        dataSources,
-        language: params.language,
-      });
+      body = await searchWith(
+        deps,
+        email,
+        { query: params.query, count: params.count, dataSources, language: params.language },
+        log,
+      );
     } catch (err) {
       if (err instanceof RequestValidationError) return [];
       throw err;
