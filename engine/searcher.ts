@@ -207,8 +207,8 @@ export class Searcher {
     // One meter for every run of this search (the collapsed search may run again with a larger k).
     const budget = req.budget;
     const meter =
-      budget && (budget.maxBlocks !== undefined || budget.maxMs !== undefined) ? new BudgetMeter(budget) : null;
-    const run = { meter, maxPlannedBlocks: budget?.maxPlannedBlocks };
+      budget && (budget.maxWork !== undefined || budget.maxMs !== undefined) ? new BudgetMeter(budget) : null;
+    const run = { meter, maxPlannedWork: budget?.maxPlannedWork };
     if (!req.collapseDuplicates) {
       const { top, st } = this.topDocs(parsed, req.filter, want, -1, this.fields, 0, run);
       const hits = top
@@ -583,7 +583,7 @@ export class Searcher {
     excludeGlobal: number,
     fields = this.fields,
     exhaustiveMaxCost = 0,
-    budget: { meter: BudgetMeter | null; maxPlannedBlocks?: number } = { meter: null },
+    budget: { meter: BudgetMeter | null; maxPlannedWork?: number } = { meter: null },
   ) {
     const ctx = {
       segments: this.segments,
@@ -596,8 +596,8 @@ export class Searcher {
     };
     const pruning = this.options.pruning ?? true;
     const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
-    const { meter, maxPlannedBlocks } = budget;
-    const opts = { filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost, meter, maxPlannedBlocks };
+    const { meter, maxPlannedWork } = budget;
+    const opts = { filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost, meter, maxPlannedWork };
     return 'clauses' in q ? executeQuery(ctx, { ...opts, query: q }) : executeQuery(ctx, { ...opts, terms: q.terms });
   }
 

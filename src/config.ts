@@ -45,13 +45,13 @@ export const EnvSchema = v.object({
   SEARCH_CHEAP_WORDS: v.optional(intFromEnv('SEARCH_CHEAP_WORDS', 1, 4096), '16'),
   SEARCH_MAX_CLAUSES: v.optional(intFromEnv('SEARCH_MAX_CLAUSES', 1, 65_536), String(DEFAULT_SEARCH_LIMITS.maxClauses)),
   SEARCH_MAX_TERMS: v.optional(intFromEnv('SEARCH_MAX_TERMS', 1, 1_000_000), String(DEFAULT_SEARCH_LIMITS.maxTerms)),
-  SEARCH_MAX_PLANNED_BLOCKS: v.optional(
-    intFromEnv('SEARCH_MAX_PLANNED_BLOCKS', 1, 1_000_000_000),
-    String(DEFAULT_SEARCH_LIMITS.maxPlannedBlocks),
+  SEARCH_MAX_PLANNED_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_PLANNED_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxPlannedWork),
   ),
-  SEARCH_MAX_BLOCKS: v.optional(
-    intFromEnv('SEARCH_MAX_BLOCKS', 1, 1_000_000_000),
-    String(DEFAULT_SEARCH_LIMITS.maxBlocks),
+  SEARCH_MAX_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxWork),
   ),
   SEARCH_TIME_BUDGET_MS: v.optional(
     intFromEnv('SEARCH_TIME_BUDGET_MS', 1, 3_600_000),
@@ -234,8 +234,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       limits: {
         maxClauses: e.SEARCH_MAX_CLAUSES,
         maxTerms: e.SEARCH_MAX_TERMS,
-        maxPlannedBlocks: e.SEARCH_MAX_PLANNED_BLOCKS,
-        maxBlocks: e.SEARCH_MAX_BLOCKS,
+        maxPlannedWork: e.SEARCH_MAX_PLANNED_WORK,
+        maxWork: e.SEARCH_MAX_WORK,
         timeBudgetMs: e.SEARCH_TIME_BUDGET_MS,
       },
       accountConcurrency: e.SEARCH_ACCOUNT_CONCURRENCY,

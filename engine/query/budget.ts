@@ -2,12 +2,17 @@
  * Query budgets: the work and time one search may spend (SearchRequest.budget).
  *
  * Work is counted in postings blocks decoded (postings-reader.ts counts every
- * block this thread decodes; a search reads the difference). A search is
- * refused before it runs when its plan reads more blocks than `maxPlannedBlocks`
- * even if nothing were pruned (plannedBlocks below), and it stops at the next
- * window boundary once it has decoded more than `maxBlocks` blocks or run for
- * more than `maxMs` milliseconds: every doc before that boundary was scored
- * or pruned exactly, so the hits are the exact top of the docs searched so far.
+ * block this thread decodes), each weighted by the clauses of the query: a
+ * block costs 1 + clauses / CLAUSES_PER_UNIT units, because every window of
+ * MaxScore bounds and orders every clause, so the time per block decoded grows
+ * with the clause count (measured: about the same time per unit from 16 to
+ * 1,024 clauses). A search is refused before it runs when its plan would cost
+ * more than `maxPlannedWork` even if nothing were pruned (plannedWork: every
+ * block of its terms), and it stops at the next window boundary once it has
+ * spent more than `maxWork` units or run for more than `maxMs` milliseconds:
+ * every doc before that boundary (and every doc scored ahead by seeding, seed.ts)
+ * was scored or pruned exactly, so the hits are the exact best of the docs
+ * searched so far, with their exact scores. Later segments are not searched.
  */
 import { postingsBlocksDecoded } from '../segment/postings-reader.ts';
 import { BLOCK_SIZE } from '../segment/postings-writer.ts';
@@ -15,21 +20,29 @@ import type { GlobalStats, QueryPlan, Unit } from './plan.ts';
 
 /** Limits of one search; each is off when absent. */
 export interface SearchBudget {
-  /** Postings blocks the search may decode before it stops at the next window boundary. */
-  maxBlocks?: number;
+  /** Work units (see workPerBlock) the search may spend before it stops at the next window boundary. */
+  maxWork?: number;
   /** Milliseconds the search may run before it stops at the next window boundary. */
   maxMs?: number;
-  /** A plan whose terms hold more postings blocks than this is refused before it runs (QueryError 'over_budget'). */
-  maxPlannedBlocks?: number;
+  /** A query whose plan costs more work units than this is refused before it runs (QueryError 'over_budget'). */
+  maxPlannedWork?: number;
 }
 
-/** Why and where a budget stopped a search (SearchResponse.cut). */
+/** Why and when a budget stopped a search (SearchResponse.cut). */
 export interface BudgetCut {
-  limit: 'blocks' | 'time';
-  /** Postings blocks decoded when it stopped. */
-  blocks: number;
+  limit: 'work' | 'time';
+  /** Work units spent when it stopped. */
+  work: number;
   /** Milliseconds it had run. */
   ms: number;
+}
+
+/** Clauses that add one unit to the cost of a block. */
+export const CLAUSES_PER_UNIT = 64;
+
+/** Work units of one postings block decoded by a search of `clauses` clauses. */
+export function workPerBlock(clauses: number): number {
+  return 1 + clauses / CLAUSES_PER_UNIT;
 }
 
 /** The clock is read every this many window boundaries (reading it costs more than the block count). */
@@ -37,42 +50,59 @@ const CLOCK_EVERY = 8;
 
 /** The running budget of one search: `exhausted()` at each window boundary. */
 export class BudgetMeter {
-  private readonly startBlocks = postingsBlocksDecoded();
   private readonly started = performance.now();
-  private readonly maxBlocks: number;
+  private readonly maxWork: number;
   private readonly deadline: number;
+  private counted = postingsBlocksDecoded();
+  private perBlock = 1;
   private untilClock = CLOCK_EVERY;
+  /** Work units spent so far (up to the last `exhausted` or `clauses` call). */
+  work = 0;
   /** Set once a limit has been passed; the search then stops. */
   cut: BudgetCut | null = null;
 
   constructor(budget: SearchBudget) {
-    this.maxBlocks = budget.maxBlocks ?? Infinity;
+    this.maxWork = budget.maxWork ?? Infinity;
     this.deadline = this.started + (budget.maxMs ?? Infinity);
+  }
+
+  /** The clauses of the segment searched from now on (they weigh its blocks). */
+  clauses(n: number): void {
+    this.settle();
+    this.perBlock = workPerBlock(n);
   }
 
   /** True when the search must stop at this window boundary (and from now on). */
   exhausted(): boolean {
     if (this.cut !== null) return true;
-    const blocks = postingsBlocksDecoded() - this.startBlocks;
-    if (blocks > this.maxBlocks) return this.stop('blocks', blocks);
+    this.settle();
+    if (this.work > this.maxWork) return this.stop('work');
     if (--this.untilClock > 0) return false;
     this.untilClock = CLOCK_EVERY;
-    return performance.now() > this.deadline ? this.stop('time', blocks) : false;
+    return performance.now() > this.deadline ? this.stop('time') : false;
   }
 
-  private stop(limit: BudgetCut['limit'], blocks: number): true {
-    this.cut = { limit, blocks, ms: Math.round((performance.now() - this.started) * 10) / 10 };
+  private settle(): void {
+    const blocks = postingsBlocksDecoded();
+    this.work += (blocks - this.counted) * this.perBlock;
+    this.counted = blocks;
+  }
+
+  private stop(limit: BudgetCut['limit']): true {
+    const ms = Math.round((performance.now() - this.started) * 10) / 10;
+    this.cut = { limit, work: Math.round(this.work), ms };
     return true;
   }
 }
 
-/** Postings blocks of a term (every field, every segment) as a plan reads them without pruning. */
+/** Postings blocks of a term in `field` over every segment. */
 function termBlocks(stats: GlobalStats, field: string, term: string, segments: number): number {
   let blocks = 0;
   for (let i = 0; i < segments; i++) blocks += Math.ceil(stats.segmentDocFreq(field, term, i) / BLOCK_SIZE);
   return blocks;
 }
 
+/** Postings blocks of a unit's terms over every field and segment it reads. */
 function unitBlocks(u: Unit, stats: GlobalStats, segments: number): number {
   let blocks = 0;
   if (u.kind === 'combined') {
@@ -85,11 +115,14 @@ function unitBlocks(u: Unit, stats: GlobalStats, segments: number): number {
   return blocks;
 }
 
-/** Postings blocks of every term of `plan`: what the search decodes at most (an exhaustive run). */
-export function plannedBlocks(plan: QueryPlan, stats: GlobalStats, segments: number): number {
+/** Work units of `plan` if no block were skipped: every block of its terms, weighted by its clauses. */
+export function plannedWork(plan: QueryPlan, stats: GlobalStats, segments: number): number {
   let blocks = 0;
+  let clauses = plan.scoring.length;
   for (const u of plan.scoring) blocks += unitBlocks(u, stats, segments);
-  for (const item of plan.required) for (const u of item) blocks += unitBlocks(u, stats, segments);
-  for (const item of plan.excluded) for (const u of item) blocks += unitBlocks(u, stats, segments);
-  return blocks;
+  for (const item of [...plan.required, ...plan.excluded]) {
+    clauses++;
+    for (const u of item) blocks += unitBlocks(u, stats, segments);
+  }
+  return Math.round(blocks * workPerBlock(clauses));
 }

@@ -11,7 +11,7 @@ import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../scoring/bm25.ts';
 import { compileFilter, filterKey, nextSetBit } from './filter.ts';
 import type { FilterCache } from './filter.ts';
-import { plannedBlocks, type BudgetMeter } from './budget.ts';
+import { plannedWork, type BudgetMeter } from './budget.ts';
 import { buildPlan, buildTermsPlan, openItem, openUnit } from './plan.ts';
 import type { FieldScoring, GlobalStats } from './plan.ts';
 import type { Scorer } from './scorers.ts';
@@ -57,8 +57,8 @@ export interface ExecuteOptions {
   exhaustiveMaxCost?: number;
   /** The search's running budget (shared by the runs of one search), or none. */
   meter?: BudgetMeter | null;
-  /** Refuse the query (QueryError 'over_budget') when its plan holds more postings blocks than this. */
-  maxPlannedBlocks?: number;
+  /** Refuse the query (QueryError 'over_budget') when its plan costs more work units than this (budget.ts). */
+  maxPlannedWork?: number;
 }
 
 export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: TopDocs; st: CollectState } {
@@ -69,12 +69,12 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
   const pctx = { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring };
   const plan = req.query === undefined ? buildTermsPlan(req.terms, pctx, stats) : buildPlan(req.query, pctx, stats);
   if (plan.impossible) return { top, st };
-  if (req.maxPlannedBlocks !== undefined) {
-    const blocks = plannedBlocks(plan, stats, ctx.segments.length);
-    if (blocks > req.maxPlannedBlocks) {
+  if (req.maxPlannedWork !== undefined) {
+    const work = plannedWork(plan, stats, ctx.segments.length);
+    if (work > req.maxPlannedWork) {
       throw new QueryError(
         'over_budget',
-        `query would read up to ${blocks} postings blocks, the limit is ${req.maxPlannedBlocks}`,
+        `query would cost up to ${work} work units (postings blocks weighted by its clauses), the limit is ${req.maxPlannedWork}`,
       );
     }
   }
@@ -98,6 +98,7 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
       if (s) excluded.push(s);
     }
     if (!plan.empty && scoring.length === 0 && required.length === 0) return;
+    st.budget?.clauses(scoring.length + required.length + excluded.length);
     let cost = reader.maxDoc;
     if (!plan.empty) {
       cost = required.length > 0 ? Math.min(...required.map((s) => s.cost)) : scoring.reduce((a, s) => a + s.cost, 0);

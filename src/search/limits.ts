@@ -14,10 +14,13 @@ export interface SearchLimits {
   maxClauses: number;
   /** SEARCH_MAX_TERMS: index terms the words and phrases expand into (alternatives, compound parts). */
   maxTerms: number;
-  /** SEARCH_MAX_PLANNED_BLOCKS: postings blocks of the query's terms (its cost without pruning). */
-  maxPlannedBlocks: number;
-  /** SEARCH_MAX_BLOCKS: postings blocks a search may decode before it stops. */
-  maxBlocks: number;
+  /**
+   * SEARCH_MAX_PLANNED_WORK: work units of the query if nothing were pruned (every postings block
+   * of its terms, weighted by its clauses: engine/query/budget.ts).
+   */
+  maxPlannedWork: number;
+  /** SEARCH_MAX_WORK: work units a search may spend (postings blocks decoded, weighted by its clauses). */
+  maxWork: number;
   /** SEARCH_TIME_BUDGET_MS: milliseconds the query may run before it stops. */
   timeBudgetMs: number;
 }
@@ -25,8 +28,8 @@ export interface SearchLimits {
 export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
   maxClauses: 1024,
   maxTerms: 2048,
-  maxPlannedBlocks: 400_000,
-  maxBlocks: 50_000,
+  maxPlannedWork: 400_000,
+  maxWork: 100_000,
   timeBudgetMs: 1000,
 });
 
@@ -34,7 +37,7 @@ export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
 export const LIMIT_VARIABLES = {
   maxClauses: 'SEARCH_MAX_CLAUSES',
   maxTerms: 'SEARCH_MAX_TERMS',
-  maxPlannedBlocks: 'SEARCH_MAX_PLANNED_BLOCKS',
+  maxPlannedWork: 'SEARCH_MAX_PLANNED_WORK',
 } as const;
 
 export type RefusalLimit = keyof typeof LIMIT_VARIABLES;

@@ -197,7 +197,7 @@ export interface PlanOutcome {
 const REFUSALS: Partial<Record<QueryError['code'], keyof typeof LIMIT_VARIABLES>> = {
   too_many_clauses: 'maxClauses',
   too_many_terms: 'maxTerms',
-  over_budget: 'maxPlannedBlocks',
+  over_budget: 'maxPlannedWork',
 };
 
 /** The engine part of a search: one query with near-duplicates collapsed, then the full record per hit. */
@@ -211,9 +211,9 @@ export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchP
       maxTerms: limits.maxTerms,
     });
     const budget = {
-      maxBlocks: limits.maxBlocks,
+      maxWork: limits.maxWork,
       maxMs: limits.timeBudgetMs,
-      maxPlannedBlocks: limits.maxPlannedBlocks,
+      maxPlannedWork: limits.maxPlannedWork,
     };
     const found = searcher.search({
       query,
