@@ -242,10 +242,15 @@ async function main(): Promise<void> {
     }
     return ms;
   };
-  const statuses = new Map<number, number>();
+  const statuses = new Map<number | string, number>();
   const attacker = async (i: number, until: number) => {
     for (let n = i; performance.now() < until; n += ATTACKERS) {
-      const status = await search(attackerKeys[i % attackerKeys.length], attacks[n % attacks.length]);
+      let status: number | string;
+      try {
+        status = await search(attackerKeys[i % attackerKeys.length], attacks[n % attacks.length]);
+      } catch (err) {
+        status = `error (${(err as Error).message})`;
+      }
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
