@@ -8,6 +8,9 @@
  * and their ratio, and the number of responses that differ byte for byte (must be 0).
  *
  *   node --import tsx bench/search/ab.ts --old DIR --data DATA_DIR [--queries 500] [--rounds 8]
+ *
+ * AB_LIMITS (JSON) replaces this checkout's search limits (src/search/limits.ts), e.g. '{"maxClauses":1024}'
+ * to run it without budgets.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -36,7 +39,8 @@ async function side(root: string, indexDir: string) {
   const { DOCUMENT_SCHEMA } = await import(join(root, 'src/search/index-schema.ts'));
   let limits: unknown;
   try {
-    limits = process.env.AB_LIMITS && root === NEW_ROOT ? JSON.parse(process.env.AB_LIMITS) : (await import(join(root, 'src/search/limits.ts'))).DEFAULT_SEARCH_LIMITS;
+    const defaults = (await import(join(root, 'src/search/limits.ts'))).DEFAULT_SEARCH_LIMITS;
+    limits = process.env.AB_LIMITS && root === NEW_ROOT ? JSON.parse(process.env.AB_LIMITS) : defaults;
   } catch {
     limits = undefined; // a checkout without search budgets
   }
