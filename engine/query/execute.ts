@@ -3,8 +3,8 @@
  * then per segment open the scorers, compile the filter, and collect the top k
  * (block-max MaxScore after seeding the top k from the rarest term (seed.ts), or
  * exhaustive scoring when pruning is off). A budget (budget.ts) refuses a plan
- * that reads too many postings blocks before any segment is searched, and stops
- * the search at a window boundary once its work or time is spent: then no later
+ * whose planned work is over it before any segment is searched, and stops the
+ * search at a window boundary once its work or time is spent: then no later
  * segment is searched either.
  */
 import type { SegmentReader } from '../segment/types.ts';
@@ -80,7 +80,11 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
   }
   const fkey = filter ? filterKey(filter) : '';
   ctx.segments.forEach((reader, i) => {
-    if (reader.numDocs === 0 || st.budget?.exhausted()) return;
+    if (reader.numDocs === 0) return;
+    if (st.budget?.exhausted()) {
+      st.exact = false; // a segment boundary is a window boundary too
+      return;
+    }
     const scoring: Scorer[] = [];
     for (const u of plan.scoring) {
       const s = openUnit(u, reader, stats, i);
