@@ -4,7 +4,7 @@
  * - extractInline(bytes, options): same result in the calling thread (tests, benchmarks, trusted input).
  * - extractMainContentPooled(bytes, options): an HTML web page's main content, in the same pool.
  * - extractMainContent / truncateText / parseHtml (extractors/web/): the same in the calling thread.
- * - the media-type registry, the suffix / search-file-type table, limit defaults, ExtractionError.
+ * - the media-type registry (media types and extensions to extractors), limit defaults, ExtractionError.
  */
 import { ExtractionError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
@@ -19,7 +19,8 @@ export { decodeBase64Body } from './base64.ts';
 export { ExtractionError, toExtractionError } from './errors.ts';
 export type { ExtractionErrorCode } from './errors.ts';
 export { DEFAULT_LIMITS, DEFAULT_MAX_BINARY_BYTES, resolveLimits } from './limits.ts';
-export { ExtractionPool } from './pool.ts';
+export { ExtractionPool, SEA_WORKER_ASSET } from './pool.ts';
+export { decodeText } from './text-decode.ts';
 export type { PoolJob, PoolOptions } from './pool.ts';
 export type { JobKind, JobResults } from './jobs.ts';
 export { extractMainContent, extractMainContentFromBytes, renderText, truncateText } from './web/main-content.ts';
@@ -31,13 +32,13 @@ export {
   extractWith,
   parseMediaType,
   registerExtractor,
+  registeredExtensions,
   registeredMediaTypes,
   resolveExtractor,
   sniffExtractor,
 } from './registry.ts';
 export type { RegistryEntry } from './registry.ts';
-export { FILE_TYPE_TABLE, computeSuffix, extensionOf, fileTypeTableMarkdown, lookupFileType } from './suffix.ts';
-export type { FileTypeRow, SearchFileType, SuffixInput, SuffixResult } from './suffix.ts';
+export { baseMediaType, extensionOf } from './media-type.ts';
 export type { ExtractContext, ExtractLimits, Extraction, Extractor, Section, SectionKind } from './types.ts';
 
 export interface ExtractOptions {

@@ -6,7 +6,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { RequestValidationError, SchemaError, ServiceError, type ValidationItem } from './errors.ts';
-import { boundedCopy } from './json-bounds.ts';
+import { boundedCopy } from './validation/json-bounds.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Services } from './services.ts';
 import { adminAccountsRoutes } from './routes/admin.accounts.ts';

@@ -5,7 +5,6 @@
  */
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
-import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './search/limits.ts';
 
 const intFromEnv = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(
@@ -31,6 +30,32 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MB = 1_000_000;
+
+/** The budgets of one search (src/search/limits.ts; README, Search budgets). */
+export interface SearchLimits {
+  /** SEARCH_MAX_CLAUSES: words and phrases of a query after analysis. */
+  maxClauses: number;
+  /** SEARCH_MAX_TERMS: index terms the words and phrases expand into (alternatives, compound parts). */
+  maxTerms: number;
+  /**
+   * SEARCH_MAX_PLANNED_WORK: work units of the query if nothing were pruned (every postings block
+   * of its terms, weighted by its clauses: engine/query/budget.ts).
+   */
+  maxPlannedWork: number;
+  /** SEARCH_MAX_WORK: work units a search may spend (postings blocks decoded, weighted by its clauses). */
+  maxWork: number;
+  /** SEARCH_TIME_BUDGET_MS: milliseconds the query may run before it stops. */
+  timeBudgetMs: number;
+}
+
+/** Defaults of the SEARCH_* budget variables. */
+export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
+  maxClauses: 1024,
+  maxTerms: 2048,
+  maxPlannedWork: 400_000,
+  maxWork: 100_000,
+  timeBudgetMs: 1000,
+});
 
 /** The environment variables the service understands, with their defaults. */
 export const EnvSchema = v.object({

@@ -14,7 +14,7 @@ import { parseCommandLine } from './cli.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
-import { openState } from './state/open.ts';
+import { openState } from './open-state.ts';
 import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';

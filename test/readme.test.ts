@@ -1,8 +1,8 @@
 /**
  * The README's reference tables match the code they describe: the environment variables
  * (names and literal defaults) against src/config.ts's EnvSchema, the file suffix table against
- * the extractors' FILE_TYPE_TABLE, and the document file_type -> search file_type table against
- * src/search/index-schema.ts. The comparison functions are also run on synthetic tables with a
+ * FILE_TYPE_TABLE (src/documents/suffix.ts), and the document file_type -> search file_type table
+ * against src/documents/file-types.ts. The comparison functions are also run on synthetic tables with a
  * planted mismatch, so this test cannot pass by comparing nothing.
  */
 import assert from 'node:assert/strict';
@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { EnvSchema } from '../src/config.ts';
-import { DOCUMENT_TO_SEARCH_FILE_TYPE } from '../src/search/index-schema.ts';
-import { FILE_TYPE_TABLE, type FileTypeRow } from '../extractors/index.ts';
+import { DOCUMENT_TO_SEARCH_FILE_TYPE } from '../src/documents/file-types.ts';
+import { FILE_TYPE_TABLE, type FileTypeRow } from '../src/documents/suffix.ts';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 

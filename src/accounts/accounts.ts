@@ -10,7 +10,7 @@
  * it holds itself; the master key (`'master'`) may act on any account.
  */
 import { conflict, forbidden, notFound } from '../errors.ts';
-import type { Role } from '../http/env.ts';
+import type { Role } from './principal.ts';
 import type { StateStore } from '../state/store.ts';
 import { KEY_PREFIX, newId, newSecret, sha256, toHex } from './secrets.ts';
 import { accountsPart, commitAccounts, type AccountRecord, type KeyRecord } from './state.ts';

@@ -7,7 +7,7 @@
  * (email -> account, digest -> key).
  */
 import type { StatePart, StateStore } from '../state/store.ts';
-import type { Role } from '../http/env.ts';
+import type { Role } from './principal.ts';
 
 export const ROLES = ['administrator', 'developer'] as const satisfies readonly Role[];
 

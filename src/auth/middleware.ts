@@ -9,9 +9,9 @@
  * with `WWW-Authenticate: Bearer`; a valid key of the wrong kind answers 403.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { ServiceError, forbidden } from '../errors.ts';
-import type { Actor } from '../accounts/accounts.ts';
-import type { AppEnv, Principal } from '../http/env.ts';
+import { ServiceError } from '../errors.ts';
+import type { Principal } from '../accounts/principal.ts';
+import type { AppEnv } from '../http/env.ts';
 import { authenticate, type AuthDeps } from './authenticate.ts';
 
 type Check = (p: Principal) => string | undefined;
@@ -53,30 +53,4 @@ export function requireAdmin(deps: AuthDeps): MiddlewareHandler<AppEnv> {
       ? undefined
       : 'Administrator access required (the master key or an account with the administrator role)',
   );
-}
-
-/** Master key, or an account holding both the administrator and developer roles (spec, Authentication 2). */
-export function canManageServiceAccounts(p: Principal): boolean {
-  return (
-    p.kind === 'master' || (p.kind === 'account' && p.roles.includes('administrator') && p.roles.includes('developer'))
-  );
-}
-
-/** Throws 403 unless `canManageServiceAccounts(p)`. */
-export function assertServiceAccountManager(p: Principal): void {
-  if (!canManageServiceAccounts(p)) {
-    throw forbidden(
-      'Managing service accounts needs the master key or an account with both the administrator and developer roles',
-    );
-  }
-}
-
-/** The principal as an account-management actor (accounts.ts `Actor`): the master key or an account's roles. */
-export function actorOf(p: Principal): Actor {
-  return p.kind === 'account' ? { roles: p.roles } : 'master';
-}
-
-/** A short, non-secret description of who acted (for records and logs). */
-export function principalLabel(p: Principal): string {
-  return p.kind === 'master' ? 'master' : p.kind === 'account' ? p.email : `service-account:${p.name}`;
 }

@@ -22,8 +22,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { SEA_WORKER_ASSET } from '../../extractors/pool.ts';
-import { SEA_MERGE_WORKER_ASSET } from '../../engine/merge/merge-thread.ts';
+import { SEA_WORKER_ASSET } from '../../extractors/index.ts';
+import { SEA_MERGE_WORKER_ASSET } from '../../engine/index.ts';
 import { SEA_SEARCH_WORKER_ASSET } from '../search/pool.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -10,20 +10,20 @@
  * 404, schema rule errors are 422 in the error_code envelope. Bulk form: each
  * of these becomes a `failed` entry and the rest continue, in order.
  */
-import * as v from 'valibot';
 import { RequestValidationError, SchemaError, ServiceError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Searcher } from '../../engine/index.ts';
-import { requireDatasource } from '../indexing/datasources.ts';
-import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../indexing/document-rules.ts';
-import { pendingDatasourceDrop } from '../indexing/events.ts';
-import type { DatasourceState, PropertyDefinition } from '../indexing/state.ts';
+import { requireDatasource } from '../controlplane/datasources.ts';
+import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../controlplane/document-rules.ts';
+import { pendingDatasourceDrop } from '../controlplane/events.ts';
+import type { DatasourceState, PropertyDefinition } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
-import { documentKey } from '../search/index-schema.ts';
-import { documentSuffix } from './body.ts';
+import { documentKey } from './index-schema.ts';
+import { documentSuffix } from './suffix.ts';
 import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersion } from './queue.ts';
 import { documentItemSpans } from './raw-items.ts';
-import { documentSchema, fastValidDocument, PushEnvelopeSchema, type DocumentInput } from './schema.ts';
+import { documentSchema, PushEnvelopeSchema, type DocumentInput } from './schemas.ts';
+import { fastValidDocument } from './schemas-fast-path.ts';
 import type { DocumentService } from './service.ts';
 import { sameTokens, type Outcome } from './status.ts';
 import { documentTokens } from './tokens.ts';
@@ -306,10 +306,3 @@ export async function pushDocuments(
   }
   return response;
 }
-
-export const PushQuerySchema = v.strictObject({
-  wait: v.optional(v.picklist(['true', 'false', '1', '0'])),
-  wait_timeout_ms: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(120_000)),
-  ),
-});

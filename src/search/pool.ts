@@ -24,7 +24,7 @@ import { startModuleWorker, type BudgetCut, type Index } from '../../engine/inde
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
-import type { Language } from '../chat/types.ts';
+import type { Language } from '../../engine/index.ts';
 import { SearchRefusedError } from './limits.ts';
 import { queryWords, SearchScheduler, type Lane } from './scheduler.ts';
 import type { PlanRunner, RunFor, SearchPlan } from './service.ts';
@@ -147,7 +147,7 @@ export class SearchPool implements PlanRunner {
     });
   }
 
-  /** files/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files, in the cheap lane. */
+  /** passages/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files, in the cheap lane. */
   async selectPassages(text: string, question: string, budget: number, language: Language): Promise<string> {
     const out = await this.schedule(null, 'cheap', (_slot, id) => ({
       type: 'select',

@@ -31,8 +31,8 @@ import type { BudgetCut, Filter, Index, Language, Searcher } from '../../engine/
 import { QueryError } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { indexingState } from '../indexing/datasources.ts';
-import type { SubRecord } from '../indexing/state.ts';
+import { indexingState } from '../controlplane/datasources.ts';
+import type { SubRecord } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
 import {
   DATA_SOURCE_CATEGORIES,
@@ -41,11 +41,11 @@ import {
   presetStart,
   type DateFilter,
   type SearchParams,
-} from './params.ts';
+} from './schemas.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
-import type { SelectPassagesFn } from '../files/select.ts';
+import type { SelectPassagesFn } from '../passages/select.ts';
 import { DEFAULT_SEARCH_LIMITS, LIMIT_VARIABLES, SearchRefusedError, type SearchLimits } from './limits.ts';
 
 export interface SearchDeps {
@@ -286,7 +286,7 @@ export interface PlanRunner {
    * threads), with the budget cut when there was one.
    */
   runJson(plan: SearchPlan, runFor: RunFor): Promise<{ json: string; cut?: BudgetCut }>;
-  /** Optional: the chat's attached-file passages off the serving thread (files/select.ts). */
+  /** Optional: the chat's attached-file passages off the serving thread (passages/select.ts). */
   selectPassages?: SelectPassagesFn;
 }
 

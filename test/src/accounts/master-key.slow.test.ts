@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ensureMasterKey, masterKeyDigest } from '../../../src/accounts/master.ts';
 import { accountsPart } from '../../../src/accounts/state.ts';
-import { harness } from '../auth/helpers/harness.ts';
-import { tempDir } from '../storage/helpers/tmp.ts';
+import { appHarness } from '../../support/app.ts';
+import { tempDir } from '../../support/tmp.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', '..', 'src', 'main.ts');
 
 test('ADMIN_KEY: accepted as the master key, never generated or stored', async () => {
-  const h = await harness({ adminKey: 'operator-chosen-secret-1234' });
+  const h = await appHarness({ adminKey: 'operator-chosen-secret-1234' });
   assert.equal(await ensureMasterKey(h.services), undefined);
   assert.equal(h.services.state.get(accountsPart).masterKeyDigest, null);
   assert.equal((await h.call('GET', '/api/admin/accounts', { key: 'operator-chosen-secret-1234' })).status, 200);
@@ -24,13 +24,13 @@ test('ADMIN_KEY: accepted as the master key, never generated or stored', async (
 
 test('without ADMIN_KEY: generated once, digest stored durably, never generated again', async () => {
   const dataDir = await tempDir('master-');
-  const first = await harness({ dataDir, adminKey: null });
+  const first = await appHarness({ dataDir, adminKey: null });
   assert.equal(await masterKeyDigest(first.services), undefined);
   const key = await ensureMasterKey(first.services);
   assert.match(key ?? '', /^mk_[A-Za-z0-9_-]{43}$/);
   assert.equal(await ensureMasterKey(first.services), undefined);
   await first.close();
-  const second = await harness({ dataDir, adminKey: null });
+  const second = await appHarness({ dataDir, adminKey: null });
   assert.equal(await ensureMasterKey(second.services), undefined);
   assert.equal((await second.call('GET', '/api/admin/accounts', { key: key! })).status, 200);
   assert.equal((await second.call('GET', '/api/admin/accounts', { key: 'mk_wrong' })).status, 401);

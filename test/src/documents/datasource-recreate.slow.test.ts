@@ -11,11 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { silentLogger } from '../../../src/log.ts';
-import { deleteDatasource } from '../../../src/indexing/datasources.ts';
-import { openState } from '../../../src/state/open.ts';
-import { doc, docsHarness, MASTER } from './harness.ts';
+import { deleteDatasource } from '../../../src/controlplane/datasources.ts';
+import { MASTER_KEY, openTestState } from '../../support/app.ts';
+import { doc, docsHarness } from '../../support/documents.ts';
 
 const DS = { name: 'wiki', display_name: 'Wiki' };
 
@@ -41,7 +39,7 @@ function crashAfter(dataDir: string, steps: string): Promise<void> {
 
 /** Indexing API calls of a reopened harness (its own service account: the first one's name is taken). */
 async function indexingApi(h: Awaited<ReturnType<typeof docsHarness>>) {
-  const sa = await h.call('POST', '/api/admin/service-accounts', MASTER, { name: `indexer-${Date.now()}` });
+  const sa = await h.call('POST', '/api/admin/service-accounts', MASTER_KEY, { name: `indexer-${Date.now()}` });
   assert.equal(sa.status, 200);
   return (method: string, path: string, body?: unknown) => h.call(method, `/api/indexing${path}`, sa.body.key, body);
 }
@@ -88,11 +86,10 @@ test("the status of a deleted datasource's document is 404 once the name is crea
 
 test('after a restart that replays a drop, a re-pushed document of the re-created datasource is indexed', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-'));
-  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
   try {
     // Pushed and committed, then the datasource is deleted: its drop is acknowledged in the queue, not committed.
     await crashAfter(dir, 'create,push,commit,delete');
-    const state = await openState(config, silentLogger);
+    const state = await openTestState(dir);
     const h = await docsHarness({ dir, state, directory: await FsDirectory.open(join(dir, 'index')) });
     try {
       const api = await indexingApi(h);
@@ -115,17 +112,16 @@ test('after a restart that replays a drop, a re-pushed document of the re-create
 
 test('documents queued before a crash that followed their datasource deletion are not indexed after restart', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-deleted-queued-'));
-  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
   try {
     // Acknowledged, not committed.
     await crashAfter(dir, 'create,push');
     // The process died after the datasource deletion was durable in the control plane and before
     // its drop reached the document queue: the state alone records the deletion.
-    let state = await openState(config, silentLogger);
+    let state = await openTestState(dir);
     await deleteDatasource({ state, now: () => Date.now() }, 'wiki');
     await state.close();
 
-    state = await openState(config, silentLogger);
+    state = await openTestState(dir);
     const h = await docsHarness({ dir, state, directory: await FsDirectory.open(join(dir, 'index')) });
     try {
       await h.commit();
@@ -145,11 +141,10 @@ test('documents queued before a crash that followed their datasource deletion ar
 
 test('a datasource re-created while its deletion is in flight, then a crash: the old documents are removed after restart', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-crash-'));
-  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
   try {
     // The deletion and the re-creation overlap; the process dies once the re-creation is acknowledged.
     await crashAfter(dir, 'create,push,commit,recreate');
-    const state = await openState(config, silentLogger);
+    const state = await openTestState(dir);
     const h = await docsHarness({ dir, state, directory: await FsDirectory.open(join(dir, 'index')) });
     try {
       await h.commit();

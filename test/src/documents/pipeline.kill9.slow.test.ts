@@ -10,10 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
-import { docsHarness } from './harness.ts';
+import { openTestState } from '../../support/app.ts';
+import { docsHarness } from '../../support/documents.ts';
 
 const CHILD = new URL('./helpers/push-child.ts', import.meta.url).pathname;
 
@@ -58,8 +56,7 @@ test('acknowledged documents survive kill -9 at random points, once each', { tim
     }
     assert.ok(expected.size > 0, 'the child acknowledged documents');
     // Restart in-process on the same files: replay, commit, verify.
-    const config = loadConfig({ DATA_DIR: dataDir, ADMIN_KEY: 'master-key-for-tests-0123456789' });
-    const state = await openState(config, silentLogger);
+    const state = await openTestState(dataDir);
     const h = await docsHarness({ dir: dataDir, state, directory: await FsDirectory.open(join(dataDir, 'index')) });
     try {
       await h.commit();

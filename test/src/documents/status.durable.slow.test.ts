@@ -9,10 +9,10 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsDirectory } from '../../../engine/index.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openTestState } from '../../support/app.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 import { scanFile } from '../../../src/storage/record-log.ts';
-import { doc, docsHarness, type DocsHarnessOptions } from './harness.ts';
+import { doc, docsHarness, type DocsHarnessOptions } from '../../support/documents.ts';
 
 const LONG = 'notes.verylongextension';
 const corruptPdf = { mime_type: 'application/pdf', binary_base64: Buffer.from('not a pdf at all').toString('base64') };
@@ -33,7 +33,7 @@ async function start(dir: string, state: StateStore, opts: DocsHarnessOptions = 
 
 async function fresh(opts: DocsHarnessOptions = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'docs-status-'));
-  const state = await openMemoryState();
+  const state = await openTestState();
   const h = await start(dir, state, opts);
   assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
   return { dir, state, h };

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { SearchPool } from '../../../src/search/pool.ts';
-import { selectRelevant } from '../../../src/files/select.ts';
-import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { selectRelevant } from '../../../src/passages/select.ts';
+import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createLogger } from '../../../src/log.ts';
-import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;

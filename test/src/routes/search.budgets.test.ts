@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from '../../../src/app.ts';
 import { createLogger } from '../../../src/log.ts';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'granite', 'harbor'];
 const USER = 'reader@example.com';

@@ -13,17 +13,15 @@ import {
   startFakeBrave,
   startFakeSearxng,
   startSite,
-  testApp,
-  testConfig,
-  type TestApp,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 let site: TestServer;
 let brave: TestServer;
 let searxng: TestServer;
 let state: FakeProviderState;
-let api: TestApp;
+let api: WebSearchApp;
 
 const hit = (path: string, title = `Hit ${path}`, description = `Snippet of ${path}`, extra?: string[]) => ({
   url: `${site.url}${path}`,
@@ -37,7 +35,9 @@ before(async () => {
   site = await startSite();
   brave = await startFakeBrave(state);
   searxng = await startFakeSearxng(state);
-  api = await testApp(testConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_CONTENT_CHARS: '500' } }));
+  api = await webSearchApp(
+    webSearchConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_CONTENT_CHARS: '500' } }),
+  );
 });
 after(async () => {
   await Promise.all([site.close(), brave.close(), searxng.close()]);
@@ -218,8 +218,8 @@ describe('mode context (Brave LLM context)', () => {
 
 describe('default mode', () => {
   it('uses WEB_SEARCH_DEFAULT_MODE when mode is omitted', async () => {
-    const engine2 = await testApp(
-      testConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_DEFAULT_MODE: 'engine2' } }),
+    const engine2 = await webSearchApp(
+      webSearchConfig({ brave: brave.url, searxng: searxng.url, env: { WEB_SEARCH_DEFAULT_MODE: 'engine2' } }),
     );
     state.hits = [hit('/article/1')];
     const res = await engine2.request({ queries: ['q'] });

@@ -9,15 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { closeSharedPool } from '../../../extractors/index.ts';
 import type { WebSearchResult } from '../../../src/websearch/types.ts';
-import {
-  providerState,
-  startFakeBrave,
-  startServer,
-  testApp,
-  testConfig,
-  type TestApp,
-  type TestServer,
-} from '../websearch/helpers.ts';
+import { providerState, startFakeBrave, startServer, type TestServer } from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 /** "Привет мир" in windows-1251. */
 const CYRILLIC = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x20, 0xec, 0xe8, 0xf0]);
@@ -45,7 +38,7 @@ const pages: Record<string, { type: string; head: string; text?: Buffer }> = {
 
 let site: TestServer;
 let brave: TestServer;
-let api: TestApp;
+let api: WebSearchApp;
 const state = providerState();
 
 before(async () => {
@@ -55,7 +48,7 @@ before(async () => {
     res.end(Buffer.concat([Buffer.from(page.head), page.text ?? CYRILLIC, Buffer.from(`${TAIL}</body></html>`)]));
   });
   brave = await startFakeBrave(state);
-  api = await testApp(testConfig({ brave: brave.url }));
+  api = await webSearchApp(webSearchConfig({ brave: brave.url }));
 });
 after(async () => {
   await Promise.all([site.close(), brave.close()]);

@@ -23,10 +23,9 @@ import {
   startFakeBrave,
   startServer,
   startSite,
-  testApp,
-  testConfig,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 const hangWorker = new URL('../../extractors/helpers/hang-worker.ts', import.meta.url);
 
@@ -49,7 +48,7 @@ before(async () => {
 after(() => Promise.all([site.close(), brave.close()]));
 beforeEach(() => Object.assign(state, providerState()));
 
-async function search(app: Awaited<ReturnType<typeof testApp>>): Promise<WebSearchResult[]> {
+async function search(app: WebSearchApp): Promise<WebSearchResult[]> {
   const res = await app.request({ queries: ['pages'], mode: 'search' });
   const json = await res.json();
   assert.equal(res.status, 200, JSON.stringify(json));
@@ -74,7 +73,7 @@ describe('web search page extraction in the worker pool', () => {
         },
       } as unknown as JobRunner;
       state.hits = [hit(site.url, '/article/1'), hit(site.url, '/article/2'), hit(site.url, '/doc.pdf')];
-      const app = await testApp(testConfig({ brave: brave.url }), { extractors: poolPageExtractors(pool) });
+      const app = await webSearchApp(webSearchConfig({ brave: brave.url }), { extractors: poolPageExtractors(pool) });
       const results = await search(app);
       assert.equal(jobs.length, 3);
       assert.deepEqual(jobs.map((j) => j.kind ?? 'extract').sort(), ['extract', 'main-content', 'main-content']);
@@ -99,8 +98,8 @@ describe('web search page extraction in the worker pool', () => {
     };
     try {
       state.hits = [hit(hanging.url, '/page')];
-      const config = testConfig({ brave: brave.url, env: { CRAWLER_PAGE_TIMEOUT_MS: '2000' } });
-      const results = await search(await testApp(config, { extractors: poolPageExtractors(pool) }));
+      const config = webSearchConfig({ brave: brave.url, env: { CRAWLER_PAGE_TIMEOUT_MS: '2000' } });
+      const results = await search(await webSearchApp(config, { extractors: poolPageExtractors(pool) }));
       assert.equal(jobs.length, 1);
       assert.equal(jobs[0].kind, 'main-content');
       assert.deepEqual(

@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
-import { prng } from '../indexing/prng.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
+import { prng } from '../../support/prng.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const rnd = prng(5);
 const VOCAB = ['harbour', 'lantern', 'granite', 'meadow', 'copper', 'violin', 'glacier', 'saffron'].flatMap((w) => [

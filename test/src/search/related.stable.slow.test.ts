@@ -8,8 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RelatedCache } from '../../../src/search/related-cache.ts';
 import { configureRelatedCache } from '../../../src/search/service.ts';
-import { prng } from '../indexing/prng.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { prng } from '../../support/prng.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const rnd = prng(77);
 const STEMS = ['harbour', 'lantern', 'granite', 'meadow', 'copper', 'violin', 'glacier', 'saffron', 'tundra', 'orchid'];

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SearchPool } from '../../../src/search/pool.ts';
 import { planSearch, searchDocuments, type SearchDeps } from '../../../src/search/service.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const USERS = ['ann@example.com', 'bob@example.com'];
 let h: SearchHarness;

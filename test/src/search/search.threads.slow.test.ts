@@ -9,10 +9,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SearchPool } from '../../../src/search/pool.ts';
 import { searchDocuments } from '../../../src/search/service.ts';
-import { toSearchParams } from '../../../src/search/params.ts';
-import { validateSearchQuery } from '../../../src/routes/search.ts';
-import { prng } from '../indexing/prng.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { toSearchParams } from '../../../src/search/schemas.ts';
+import { validateSearchQuery } from '../../../src/search/schemas.ts';
+import { prng } from '../../support/prng.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const rnd = prng(11);
 const VOCAB = [

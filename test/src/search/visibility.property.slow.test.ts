@@ -12,9 +12,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, analyzeQuery } from '../../../engine/analysis/index.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../../support/prng.ts';
 import { similarOptions } from '../../../src/search/result.ts';
-import { searchHarness, type SearchHarness } from './harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const SEED = 20261121;
 const rnd = prng(SEED);

@@ -13,7 +13,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { FsJournal } from '../../../src/storage/fs-journal.ts';
 import { StateStore } from '../../../src/state/store.ts';
 import { seqPart } from './helpers/seq-part.ts';
-import { tempDir } from './helpers/tmp.ts';
+import { tempDir } from '../../support/tmp.ts';
 
 const CHILD = join(import.meta.dirname, 'helpers', 'journal-child.ts');
 const ROUNDS = 20;

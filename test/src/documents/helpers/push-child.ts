@@ -5,9 +5,9 @@
  * whose push was acknowledged (durable). The parent kills it at random.
  */
 import { pushDocuments } from '../../../../src/documents/push.ts';
-import { createDatasource } from '../../../../src/indexing/index.ts';
-import { indexingState } from '../../../../src/indexing/datasources.ts';
-import { openOnDisk } from './on-disk.ts';
+import { createDatasource } from '../../../../src/controlplane/index.ts';
+import { indexingState } from '../../../../src/controlplane/datasources.ts';
+import { openOnDisk } from '../../../support/documents-on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const round = Number(process.env.ROUND ?? '0');
