@@ -36,7 +36,7 @@ async function side(root: string, indexDir: string) {
   const engine = await import(join(root, 'engine/index.ts'));
   const service = await import(join(root, 'src/search/service.ts'));
   const { RelatedCache } = await import(join(root, 'src/search/related-cache.ts'));
-  const { DOCUMENT_SCHEMA } = await import(join(root, 'src/search/index-schema.ts'));
+  const { DOCUMENT_SCHEMA } = await import(join(root, 'src/documents/index-schema.ts'));
   let limits: unknown;
   try {
     const defaults = (await import(join(root, 'src/search/limits.ts'))).DEFAULT_SEARCH_LIMITS;
