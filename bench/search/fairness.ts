@@ -224,12 +224,19 @@ async function main(): Promise<void> {
   const attacks = attackQueries(sentences);
   let qi = 0;
 
-  const search = async (key: string, query: string) => {
-    const res = await fetch(`${base}/api/beta/search?query=${encodeURIComponent(query)}&count=10`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    await res.arrayBuffer();
-    return res.status;
+  /** The status of one search; sent again once when a kept-alive socket was closed under it (ECONNRESET). */
+  const search = async (key: string, query: string, retry = true): Promise<number> => {
+    try {
+      const res = await fetch(`${base}/api/beta/search?query=${encodeURIComponent(query)}&count=10`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await res.arrayBuffer();
+      return res.status;
+    } catch (err) {
+      if (retry && /ECONNRESET|other side closed/.test(String((err as Error).cause ?? err)))
+        return search(key, query, false);
+      throw err;
+    }
   };
   /** The person's searches, back to back, until `until`: latencies in ms (every answer must be 200). */
   const person = async (until: number) => {
