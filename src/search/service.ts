@@ -46,7 +46,7 @@ import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
 import type { SelectPassagesFn } from '../passages/select.ts';
-import { DEFAULT_SEARCH_LIMITS, LIMIT_VARIABLES, SearchRefusedError, type SearchLimits } from './limits.ts';
+import { DEFAULT_SEARCH_LIMITS, logBudget, queryRejection, refusalsLogged, type SearchLimits } from './limits.ts';
 
 export interface SearchDeps {
   state: StateStore;
@@ -193,13 +193,6 @@ export interface PlanOutcome {
   cut?: BudgetCut;
 }
 
-/** The limit a QueryError of the engine names, when it refuses a query over a limit of its planned cost. */
-const REFUSALS: Partial<Record<QueryError['code'], keyof typeof LIMIT_VARIABLES>> = {
-  too_many_clauses: 'maxClauses',
-  too_many_terms: 'maxTerms',
-  over_budget: 'maxPlannedWork',
-};
-
 /** The engine part of a search: one query with near-duplicates collapsed, then the full record per hit. */
 export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchPlan): PlanOutcome {
   const visibility = visibilityOf(plan.tokens);
@@ -229,36 +222,7 @@ export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchP
     const body = { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
     return found.cut ? { body, cut: found.cut } : { body };
   } catch (err) {
-    if (!(err instanceof QueryError)) throw err;
-    const refused = REFUSALS[err.code];
-    if (refused === undefined && err.code !== 'query_too_long' && err.code !== 'invalid_query') throw err;
-    const item = {
-      type: 'value_error',
-      loc: ['query', 'query'],
-      msg: `Value error, ${err.message}${refused ? ` (${LIMIT_VARIABLES[refused]})` : ''}`,
-      input: plan.query,
-      ctx: { error: {} },
-    };
-    throw refused ? new SearchRefusedError(refused, [item]) : new RequestValidationError([item]);
-  }
-}
-
-/** Logs a search stopped by its budget, or refused over a limit, on the caller's (request) logger. */
-function logBudget(log: Logger | undefined, outcome: { cut?: BudgetCut } | SearchRefusedError): void {
-  if (log === undefined) return;
-  if (outcome instanceof SearchRefusedError)
-    log.info('search refused: over a limit of its planned cost', { limit: LIMIT_VARIABLES[outcome.limit] });
-  else if (outcome.cut)
-    log.warn('search stopped by its budget; answered with the best hits found so far', { ...outcome.cut });
-}
-
-/** Runs `search`, logging a refusal over a limit before it is thrown on. */
-async function refusalsLogged<T>(log: Logger | undefined, search: () => T | Promise<T>): Promise<T> {
-  try {
-    return await search();
-  } catch (err) {
-    if (err instanceof SearchRefusedError) logBudget(log, err);
-    throw err;
+    throw (err instanceof QueryError && queryRejection(err, plan.query)) || err;
   }
 }
 
