@@ -208,9 +208,9 @@ export class Searcher {
     const budget = req.budget;
     const meter =
       budget && (budget.maxWork !== undefined || budget.maxMs !== undefined) ? new BudgetMeter(budget) : null;
-    const run = { meter, maxPlannedWork: budget?.maxPlannedWork };
+    const maxPlannedWork = budget?.maxPlannedWork;
     if (!req.collapseDuplicates) {
-      const { top, st } = this.topDocs(parsed, req.filter, want, -1, this.fields, 0, run);
+      const { top, st } = this.topDocs(parsed, req.filter, want, -1, this.fields, 0, meter, maxPlannedWork);
       const hits = top
         .sorted()
         .slice(offset)
@@ -219,7 +219,7 @@ export class Searcher {
     }
     let fetch = Math.min(MAX_LIMIT + MAX_OFFSET, want * 3 + 10);
     for (;;) {
-      const { top, st } = this.topDocs(parsed, req.filter, fetch, -1, this.fields, 0, run);
+      const { top, st } = this.topDocs(parsed, req.filter, fetch, -1, this.fields, 0, meter, maxPlannedWork);
       const groups = this.collapse(top.sorted());
       if (
         groups.length >= want ||
@@ -583,7 +583,8 @@ export class Searcher {
     excludeGlobal: number,
     fields = this.fields,
     exhaustiveMaxCost = 0,
-    budget: { meter: BudgetMeter | null; maxPlannedWork?: number } = { meter: null },
+    meter: BudgetMeter | null = null,
+    maxPlannedWork?: number,
   ) {
     const ctx = {
       segments: this.segments,
@@ -596,9 +597,19 @@ export class Searcher {
     };
     const pruning = this.options.pruning ?? true;
     const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
-    const { meter, maxPlannedWork } = budget;
-    const opts = { filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost, meter, maxPlannedWork };
-    return 'clauses' in q ? executeQuery(ctx, { ...opts, query: q }) : executeQuery(ctx, { ...opts, terms: q.terms });
+    return 'clauses' in q
+      ? executeQuery(ctx, {
+          query: q,
+          filter,
+          k,
+          excludeGlobal,
+          pruning,
+          totalHitsThreshold,
+          exhaustiveMaxCost,
+          meter,
+          maxPlannedWork,
+        })
+      : executeQuery(ctx, { terms: q.terms, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost });
   }
 
   /**

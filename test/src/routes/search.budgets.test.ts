@@ -35,8 +35,12 @@ async function budgetHarness(env: Record<string, string>, searchThreads: number)
   const h = await searchHarness({ env, searchThreads });
   await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' });
   await h.register('wiki', USER);
-  await h.push(documents());
-  await h.commit();
+  // four commits: four segments, so a budget is also asked at each segment's start
+  const all = documents();
+  for (let i = 0; i < all.length; i += 150) {
+    await h.push(all.slice(i, i + 150));
+    await h.commit();
+  }
   const lines: Record<string, unknown>[] = [];
   const app = createApp({ ...h.services, log: createLogger('info', (line) => lines.push(JSON.parse(line))) });
   const key = await h.personal(USER);
