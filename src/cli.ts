@@ -58,6 +58,21 @@ const VARIABLE_HELP: Record<Variable, string> = {
   CHAT_SEARCH_RESULTS: 'search results one serviceSearch tool call gives the model',
   FILES_MAX_BYTES: 'largest file accepted by POST /api/beta/files/upload',
   FILES_CONTEXT_CHARS: 'characters of attached-file text given to the model per completion',
+  SESSION_IDLE_MINUTES: 'a browser session unused this many minutes ends',
+  SESSION_MAX_HOURS: 'a browser session ends this many hours after sign-in, whatever its use',
+  TRUST_PROXY: 'trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https cookies, origin)',
+  AUDIT_RETENTION_DAYS: 'days the audit log keeps its records; 0 keeps them forever',
+  PASSWORD_SIGNIN: 'let people sign in with local passwords (false: single sign-on only)',
+  OIDC_ISSUER: 'OpenID Connect issuer URL for single sign-on (discovery at /.well-known/openid-configuration)',
+  OIDC_CLIENT_ID: 'client id registered with the OpenID provider',
+  OIDC_CLIENT_SECRET: 'client secret registered with the OpenID provider (never logged)',
+  OIDC_SCOPES: 'scopes asked for at sign-in; must include openid',
+  OIDC_ALLOWED_DOMAINS: 'comma-separated email domains allowed to sign in (default: any verified email)',
+  OIDC_GROUPS_CLAIM: 'ID-token claim holding the groups mapped to roles',
+  OIDC_ADMIN_GROUPS: 'comma-separated groups that give the administrator role',
+  OIDC_DEVELOPER_GROUPS: 'comma-separated groups that give the developer role',
+  OIDC_LABEL: 'label of the single sign-on button',
+  PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
 };
 
 /** The usage text printed by `--help`. */

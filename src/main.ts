@@ -3,10 +3,12 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, and close the state). `npm start` runs this file; `--version` and
+ * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, close the conversation files and the state). `npm start` runs this file; `--version` and
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuditLog } from './audit/audit.ts';
 import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { createApp } from './app.ts';
@@ -19,6 +21,8 @@ import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
+import { loadWebAssets } from './web/assets/store.ts';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -64,7 +68,26 @@ async function main(): Promise<void> {
           cheapWords: config.search.cheapWords,
         })
       : undefined;
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
+  const webAssets = await loadWebAssets();
+  const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
+  const audit = new AuditLog({
+    dir: join(config.dataDir, 'audit'),
+    log: log.child({ component: 'audit' }),
+    now,
+    retentionDays: config.auditRetentionDays,
+  });
+  const services: Services = {
+    config,
+    log,
+    state,
+    now,
+    webSearch,
+    documents,
+    searchRunner,
+    webAssets,
+    audit,
+    conversations,
+  };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -90,6 +113,8 @@ async function main(): Promise<void> {
       await documents.close();
       await index.close();
       await closeSharedPool();
+      await audit.close();
+      await conversations.close();
       await state.close();
       log.info('stopped');
       process.exit(0);

@@ -15,10 +15,10 @@ import { toSearchParams, validateSearchQuery } from '../search/schemas.ts';
 import { searchJsonWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 
-export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** The dependencies of a search, shared by this route and the search page (src/web/pages/search.tsx). */
+export function searchDepsOf(services: Services & { documents: DocumentService }) {
   const documents = services.documents;
-  const deps = {
+  return {
     state: services.state,
     index: documents.index,
     now: services.now,
@@ -26,6 +26,11 @@ export function searchRoutes(services: Services & { documents: DocumentService }
     hidden: (name: string) => documents.dropPending(name),
     limits: services.config.search.limits,
   };
+}
+
+export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps = searchDepsOf(services);
   app.get('/api/beta/search', requirePersonal(services), async (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'account')
