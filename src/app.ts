@@ -25,6 +25,7 @@ import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { adminSettingsRoutes } from './routes/admin.settings.ts';
 import { adminStatsRoutes } from './routes/admin.stats.ts';
+import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { auditChanges } from './http/audit.ts';
@@ -35,6 +36,7 @@ import { SignInThrottle } from './sessions/throttle.ts';
 import { webRoutes } from './web/index.tsx';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -112,6 +114,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', adminStatsRoutes(services));
   app.route('/', adminSettingsRoutes(services));
   app.route('/', conversationRoutes({ ...services, conversations }));
+  if (services.connectors) app.route('/', adminConnectorRoutes({ ...services, connectors: services.connectors }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));
   if (services.webAssets) app.route('/', webRoutes(services, services.webAssets) as unknown as Hono<AppEnv>);
@@ -122,6 +125,8 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingMembershipRoutes(services));
   if (services.documents)
     app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
+  if (services.uploads)
+    app.route('/api/indexing', indexingUploadSessionRoutes({ ...services, uploads: services.uploads }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -24,6 +24,13 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   COMMIT_INTERVAL_MS: (c) => c.commitIntervalMs,
   MERGE_IDLE_MS: (c) => c.mergeIdleMs,
   SEARCH_THREADS: (c) => c.searchThreads,
+  SEARCH_ACCOUNT_CONCURRENCY: (c) => c.search.accountConcurrency,
+  SEARCH_CHEAP_WORDS: (c) => c.search.cheapWords,
+  SEARCH_MAX_CLAUSES: (c) => c.search.limits.maxClauses,
+  SEARCH_MAX_TERMS: (c) => c.search.limits.maxTerms,
+  SEARCH_MAX_PLANNED_WORK: (c) => c.search.limits.maxPlannedWork,
+  SEARCH_MAX_WORK: (c) => c.search.limits.maxWork,
+  SEARCH_TIME_BUDGET_MS: (c) => c.search.limits.timeBudgetMs,
   INDEXING_API_MAX_BINARY_BYTES: (c) => c.maxBinaryBytes,
   MAX_REQUEST_BYTES: (c) => c.maxRequestBytes,
   LOG_LEVEL: (c) => c.logLevel,
@@ -63,6 +70,7 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   OIDC_DEVELOPER_GROUPS: (c) => (c.web.oidc ? list(c.web.oidc.developerGroups) : undefined),
   OIDC_LABEL: (c) => c.web.oidc?.label,
   PUBLIC_URL: (c) => c.web.publicUrl,
+  CONNECTOR_SECRET: (c) => c.connectorSecret,
 };
 
 export interface SettingView {
