@@ -64,6 +64,13 @@ const ROUTES: Route[] = [
   ],
 ];
 
+const routeOf = (method: string, path: string) => ROUTES.find(([m, pattern]) => m === method && pattern.test(path));
+
+/** The action a successful request records (an action ending in '.' gets its verb from the path); undefined: none. */
+export function auditedAction(method: string, path: string): string | undefined {
+  return routeOf(method, path)?.[2];
+}
+
 function membershipTarget(b: any): string {
   const m = b?.membership;
   return `${b?.datasource}/${m?.group_name}/${m?.member_email ? `user:${m.member_email}` : `group:${m?.member_group_name}`}`;
@@ -98,7 +105,7 @@ export function auditChanges(audit: AuditLog, trustProxy: boolean): MiddlewareHa
   return async (c, next) => {
     await next();
     if (isSafeMethod(c.req.method) || c.res.status >= 400) return;
-    const route = ROUTES.find(([method, pattern]) => method === c.req.method && pattern.test(c.req.path));
+    const route = routeOf(c.req.method, c.req.path);
     const principal = c.get('principal');
     if (!route || !principal) return;
     const params = route[1].exec(c.req.path)!.map((p) => decodeURIComponent(p));
