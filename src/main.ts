@@ -3,7 +3,7 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, close the conversation files and the state). `npm start` runs this file; `--version` and
+ * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, close the conversation and analytics files and the state). `npm start` runs this file; `--version` and
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
 import { loadWebAssets } from './web/assets/store.ts';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
+import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -70,6 +71,12 @@ async function main(): Promise<void> {
     now,
     retentionDays: config.auditRetentionDays,
   });
+  const analytics = new SearchAnalytics({
+    dir: analyticsDir(config.dataDir),
+    log: log.child({ component: 'analytics' }),
+    now,
+    ...config.analytics,
+  });
   const services: Services = {
     config,
     log,
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
     webAssets,
     audit,
     conversations,
+    analytics,
   };
   const app = createApp(services);
 
@@ -108,6 +116,7 @@ async function main(): Promise<void> {
       await index.close();
       await closeSharedPool();
       await audit.close();
+      await analytics.close();
       await conversations.close();
       await state.close();
       log.info('stopped');
