@@ -78,3 +78,14 @@ export async function sessionJson(
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
 }
+
+/** Resolves with `find()`'s first defined answer (asked every few ms); rejects naming `what` after `timeoutMs`. */
+export async function eventually<T>(find: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
