@@ -24,7 +24,7 @@ export { decodeText } from './text-decode.ts';
 export type { PoolJob, PoolOptions } from './pool.ts';
 export type { JobKind, JobResults } from './jobs.ts';
 export { extractMainContent, extractMainContentFromBytes, renderText, truncateText } from './web/main-content.ts';
-export type { MainContent } from './web/main-content.ts';
+export type { MainContent, MainContentExtras } from './web/main-content.ts';
 export { parseHtml } from './web/html-tree.ts';
 export type { HtmlElement, HtmlNode, ParsedHtml } from './web/html-tree.ts';
 export {
@@ -138,6 +138,10 @@ export interface MainContentOptions {
   timeoutMs?: number;
   /** Pool to run in; default the shared pool. */
   pool?: JobRunner;
+  /** Also answer the page's links, canonical and base URLs and robots meta (MainContent.links, ...). */
+  links?: boolean;
+  /** Queue ahead of indexing jobs (default true: a caller waits); false for crawls that index. */
+  interactive?: boolean;
 }
 
 /**
@@ -154,6 +158,7 @@ export async function extractMainContentPooled(bytes: Uint8Array, options: MainC
   precheck(bytes, limits);
   const pool = options.pool ?? getSharedPool();
   const params: Record<string, string> = options.charset ? { charset: options.charset } : {};
+  if (options.links) params.links = '1';
   return pool.run({
     kind: 'main-content',
     bytes,
@@ -161,6 +166,6 @@ export async function extractMainContentPooled(bytes: Uint8Array, options: MainC
     params,
     limits,
     signal: options.signal,
-    interactive: true,
+    interactive: options.interactive ?? true,
   });
 }

@@ -23,6 +23,7 @@ import { webSearchRoutes } from './routes/web-search.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { auditChanges } from './http/audit.ts';
@@ -36,6 +37,7 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { adminAnalyticsRoutes } from './routes/admin.analytics.ts';
+import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -122,6 +124,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', conversationRoutes({ ...services, conversations }));
   app.route('/', analyticsRoutes(services, analytics));
   app.route('/', adminAnalyticsRoutes(services, analytics));
+  if (services.connectors) app.route('/', adminConnectorRoutes({ ...services, connectors: services.connectors }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));
   if (services.webAssets) app.route('/', webRoutes(services, services.webAssets) as unknown as Hono<AppEnv>);
@@ -132,6 +135,8 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingMembershipRoutes(services));
   if (services.documents)
     app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
+  if (services.uploads)
+    app.route('/api/indexing', indexingUploadSessionRoutes({ ...services, uploads: services.uploads }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

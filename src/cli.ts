@@ -1,7 +1,8 @@
 /**
  * Command-line flags of the server entry (src/main.ts, and the single executable built from it):
  * `--version` prints the version from package.json, `--help` a usage text listing every
- * configuration variable of `EnvSchema` with its default. Without arguments the server starts.
+ * configuration variable of `EnvSchema` with its default, `connector run <id>` runs one
+ * connector on demand (src/connector-command.ts). Without arguments the server starts.
  * The help text is derived from the schema, and `VARIABLE_HELP` must name every schema key
  * (a missing or stale entry is a type error), so the usage text cannot drift from the config.
  */
@@ -24,6 +25,16 @@ const VARIABLE_HELP: Record<Variable, string> = {
     'quiet time (no document pushed or deleted) after which the search index is compacted towards one segment; 0 = never',
   SEARCH_THREADS:
     'worker threads running searches (default: one per core up to 4, none on one core); 0 = on the main thread',
+  SEARCH_ACCOUNT_CONCURRENCY:
+    'searches of one account running at once on the search threads (default: the threads but one, at least 1); the rest wait',
+  SEARCH_CHEAP_WORDS: 'queries of more words than this run in the expensive search lane',
+  SEARCH_MAX_CLAUSES: 'words and phrases a query may have after analysis; more is refused (422)',
+  SEARCH_MAX_TERMS: 'index terms a query may expand into (alternatives, compound parts); more is refused (422)',
+  SEARCH_MAX_PLANNED_WORK:
+    'work units of a query if nothing were pruned (postings blocks of its terms, weighted by its clauses); more is refused (422)',
+  SEARCH_MAX_WORK:
+    'work units a search may spend (postings blocks decoded, weighted by its clauses); then it answers with the best hits found so far',
+  SEARCH_TIME_BUDGET_MS: "time a search's query may run; then it answers with the best hits found so far",
   INDEXING_API_MAX_BINARY_BYTES: 'largest decoded binary_base64 of a pushed document',
   MAX_REQUEST_BYTES: 'largest request body (default: one maximal Base64 binary + 16 MiB)',
   LOG_LEVEL: 'debug, info, warn, error or silent',
@@ -65,6 +76,8 @@ const VARIABLE_HELP: Record<Variable, string> = {
   OIDC_DEVELOPER_GROUPS: 'comma-separated groups that give the developer role',
   OIDC_LABEL: 'label of the single sign-on button',
   PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
+  CONNECTOR_SECRET:
+    'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
 };
 
 /** The usage text printed by `--help`. */
@@ -72,10 +85,11 @@ export function usage(): string {
   const lines = [
     `${NAME} ${VERSION}: ${pkg.description}`,
     '',
-    `Usage: ${NAME} [--help | --version]`,
+    `Usage: ${NAME} [--help | --version | connector run <id>]`,
     '',
-    'Without arguments, starts the HTTP server. It is configured only through environment',
-    'variables (empty values count as unset):',
+    'Without arguments, starts the HTTP server. `connector run <id>` runs one connector on the',
+    'data directory and exits (refused while a server holds it: use the admin API then).',
+    'Both are configured only through environment variables (empty values count as unset):',
     '',
   ];
   for (const [name, schema] of Object.entries(EnvSchema.entries) as [Variable, { default?: unknown }][]) {
@@ -87,7 +101,9 @@ export function usage(): string {
 }
 
 export type CommandLine =
-  { action: 'serve' } | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
+  | { action: 'serve' }
+  | { action: 'connector-run'; id: string }
+  | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
 
 /** Decides what the process does for the given arguments (process.argv.slice(2)). */
 export function parseCommandLine(args: readonly string[]): CommandLine {
@@ -95,6 +111,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     return { action: 'print', stream: 'stdout', text: `${VERSION}\n`, exitCode: 0 };
   }
+  if (args.length === 3 && args[0] === 'connector' && args[1] === 'run')
+    return { action: 'connector-run', id: args[2] };
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
     return { action: 'print', stream: 'stdout', text: usage(), exitCode: 0 };
   }

@@ -3,8 +3,9 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, close the conversation and analytics files and the state). `npm start` runs this file; `--version` and
- * `--help` print and exit (src/cli.ts).
+ * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
+ * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
+ * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,9 @@ import { closeSharedPool } from '../extractors/index.ts';
 import { loadWebAssets } from './web/assets/store.ts';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
+import { ConnectorScheduler } from './connectors/scheduler.ts';
+import { runConnectorCommand } from './connector-command.ts';
+import { UploadSessions } from './uploads/sessions.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -45,9 +49,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
+  if (cli.action === 'connector-run') {
+    process.exitCode = await runConnectorCommand(config, cli.id);
+    return;
+  }
+  const log = createLogger(config.logLevel);
 
+  // The index's write lock first: one process writes a data directory (a connector run of the CLI holds it too).
+  const index = await openSearchIndex(config, log);
   const state = await openState(config, log);
   const now = () => Date.now();
   const generated = await ensureMasterKey({ config, state, now });
@@ -59,10 +69,15 @@ async function main(): Promise<void> {
     log.info('master key: using the generated key stored on first start (set ADMIN_KEY to replace it)');
   }
 
-  const index = await openSearchIndex(config, log);
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
+  const searchRunner =
+    config.searchThreads > 0
+      ? new SearchPool(index, config.searchThreads, log, {
+          perAccount: config.search.accountConcurrency,
+          cheapWords: config.search.cheapWords,
+        })
+      : undefined;
   const webAssets = await loadWebAssets();
   const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
   const audit = new AuditLog({
@@ -77,6 +92,15 @@ async function main(): Promise<void> {
     now,
     ...config.analytics,
   });
+  const connectors = new ConnectorScheduler({ config, state, documents, log, now });
+  await connectors.start({ background: true });
+  const uploads = await UploadSessions.open(join(config.dataDir, 'uploads'), {
+    state,
+    documents,
+    maxBinaryBytes: config.maxBinaryBytes,
+    now,
+    log,
+  });
   const services: Services = {
     config,
     log,
@@ -89,6 +113,8 @@ async function main(): Promise<void> {
     audit,
     conversations,
     analytics,
+    connectors,
+    uploads,
   };
   const app = createApp(services);
 
@@ -111,6 +137,8 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     try {
+      await connectors.stop();
+      await uploads.close();
       await searchRunner?.close();
       await documents.close();
       await index.close();

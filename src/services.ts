@@ -15,6 +15,8 @@ import type { SignInThrottle } from './sessions/throttle.ts';
 import type { WebAssets } from './build/web-assets.ts';
 import type { ConversationStore } from './conversations/store.ts';
 import type { SearchAnalytics } from './analytics/analytics.ts';
+import type { ConnectorScheduler } from './connectors/scheduler.ts';
+import type { UploadSessions } from './uploads/sessions.ts';
 
 export interface Services {
   config: Config;
@@ -44,4 +46,8 @@ export interface Services {
   analytics?: SearchAnalytics;
   /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
   webAssets?: WebAssets;
+  /** Runs the connectors (src/connectors/); absent: no connectors API. */
+  connectors?: ConnectorScheduler;
+  /** Upload sessions of the Indexing API (src/uploads/); absent: no upload-session routes. */
+  uploads?: UploadSessions;
 }

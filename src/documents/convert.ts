@@ -115,7 +115,7 @@ export function toIndexDocument(
     datasource: [doc.datasource],
     document_type: [doc.file_type],
     file_type: [searchFileType(doc.file_type, extra.mediaFileType)],
-    category: [PUSHED_CATEGORY],
+    category: [doc.category ?? PUSHED_CATEGORY],
     acl: doc.tokens,
   };
   if (doc.sub) keywords.sub = [compoundSubValue(doc.datasource, doc.sub)];

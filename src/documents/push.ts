@@ -57,6 +57,8 @@ export interface PushResponse {
 export interface PushOptions {
   wait?: boolean;
   waitTimeoutMs?: number;
+  /** Source category the documents are filed under (connectors, src/connectors/); default `other`. */
+  category?: string;
 }
 
 type Decision = {
@@ -119,7 +121,7 @@ class PushContext {
 }
 
 /** Outcome of one document that passed validation (no queue write yet). */
-function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Decision {
+function decide(ctx: PushContext, input: DocumentInput, receivedAt: number, category?: string): Decision {
   const ds = ctx.datasource(input.datasource);
   const binding = resolveSubReference(ds.record, input.data_source_sub, input.data_source_sub_sub);
   const props = input.custom_properties ?? [];
@@ -175,6 +177,7 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
       };
     }),
     received_at: receivedAt,
+    category,
   });
   return {
     result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' },
@@ -246,7 +249,7 @@ export async function pushDocuments(
         const input =
           fastValidDocument(items[i], deps.maxBinaryBytes) ??
           validate(documentSchema(deps.maxBinaryBytes), items[i], 'body');
-        const d = decide(ctx, input, receivedAt);
+        const d = decide(ctx, input, receivedAt, options.category);
         decisions.push(d);
         // Later items with the same id compare with this one.
         if (d.doc) {

@@ -42,12 +42,14 @@ export interface QueuedDocument {
   properties: { name: string; value: string | number | boolean; type: string; searchable: boolean }[];
   /** Epoch ms when the push was acknowledged. */
   received_at: number;
+  /** Source category (search `data_source`) of a connector's document; absent: `other` (pushed). */
+  category?: string;
 }
 
 /** What the push decided for a document, beyond the pushed item's own fields. */
 export type DocumentMeta = Pick<
   QueuedDocument,
-  'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at'
+  'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at' | 'category'
 >;
 
 /** The fields of a validated pushed item that a queued document takes over. */
@@ -65,7 +67,7 @@ export interface PushedItem {
 
 /** The queued document of a validated pushed item (at push time and on replay of a raw item). */
 export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocument {
-  return {
+  const doc: QueuedDocument = {
     datasource: item.datasource,
     id: item.id,
     title: item.title ?? '',
@@ -85,6 +87,8 @@ export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocu
     properties: meta.properties,
     received_at: meta.received_at,
   };
+  if (meta.category) doc.category = meta.category;
+  return doc;
 }
 
 /** An upsert as stored with the raw item (see the module header). */
@@ -104,6 +108,7 @@ function withSeq(op: NewQueueOp, seq: number): QueueOp {
 /** Whether two documents' metas serialize alike (conservative: only documents without properties). */
 function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
   if (a.received_at !== b.received_at || a.sub !== b.sub || a.sub_sub !== b.sub_sub) return false;
+  if (a.category !== b.category) return false;
   if ((a.sub_id ?? null) !== (b.sub_id ?? null) || (a.sub_sub_id ?? null) !== (b.sub_sub_id ?? null)) return false;
   if (a.properties.length !== 0 || b.properties.length !== 0) return false;
   const x = a.tokens;
@@ -267,6 +272,7 @@ export class DocumentQueue {
         };
         if (d.sub_id) meta.sub_id = d.sub_id;
         if (d.sub_sub_id) meta.sub_sub_id = d.sub_sub_id;
+        if (d.category) meta.category = d.category;
         metaJson = JSON.stringify(meta);
       }
       text += `{"op":"upsert","seq":${op.seq},"meta":${metaJson},"item":`;

@@ -34,6 +34,14 @@ const ROUTES: Route[] = [
   ['PUT', new RegExp(`^/api/admin/agents/${S}$`), 'agent.update', (m) => m[1]],
   ['PATCH', new RegExp(`^/api/admin/agents/${S}$`), 'agent.update', (m) => m[1]],
   ['DELETE', new RegExp(`^/api/admin/agents/${S}$`), 'agent.delete', (m) => m[1]],
+  ['POST', /^\/api\/admin\/connectors$/, 'connector.create', (_, b) => b?.name ?? b?.type],
+  ['PUT', new RegExp(`^/api/admin/connectors/${S}$`), 'connector.update', (m) => m[1]],
+  ['PATCH', new RegExp(`^/api/admin/connectors/${S}$`), 'connector.update', (m) => m[1]],
+  ['DELETE', new RegExp(`^/api/admin/connectors/${S}$`), 'connector.delete', (m) => m[1]],
+  ['POST', new RegExp(`^/api/admin/connectors/${S}/(pause|resume|run)$`), 'connector.', (m) => m[1]],
+  ['POST', /^\/api\/indexing\/upload-sessions$/, 'upload_session.start', (_, b) => b?.datasource],
+  ['POST', new RegExp(`^/api/indexing/upload-sessions/${S}/(finish|abandon)$`), 'upload_session.', (m) => m[1]],
+  ['DELETE', new RegExp(`^/api/indexing/upload-sessions/${S}$`), 'upload_session.abandon', (m) => m[1]],
   ['POST', /^\/api\/indexing\/datasources$/, 'datasource.create', (_, b) => b?.name],
   ['PUT', new RegExp(`^/api/indexing/datasources/${S}$`), 'datasource.update', (m) => m[1]],
   ['DELETE', new RegExp(`^/api/indexing/datasources/${S}$`), 'datasource.delete', (m) => m[1]],
@@ -92,11 +100,13 @@ export function auditChanges(audit: AuditLog, trustProxy: boolean): MiddlewareHa
     const principal = c.get('principal');
     if (!route || !principal) return;
     const params = route[1].exec(c.req.path)!.map((p) => decodeURIComponent(p));
+    // An action ending in '.' takes its verb from the path's last group (pause, resume, run, finish, ...).
+    const action = route[2].endsWith('.') ? route[2] + params[params.length - 1] : route[2];
     const body = await bodyOf(c);
     await audit.record({
       actor: principalLabel(principal),
       address: clientAddress(c, trustProxy),
-      action: route[2],
+      action,
       target: String(route[3](params, body) ?? ''),
       details: { request: body ?? {}, result: await createdIds(c.res) },
       request_id: c.get('requestId'),

@@ -18,6 +18,7 @@ const page = (mediaType: string, body: string, extra: Partial<FetchedPage> = {})
   mediaType,
   body: enc(body),
   truncated: false,
+  status: 200,
   ...extra,
 });
 
