@@ -59,6 +59,8 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   SESSION_MAX_HOURS: (c) => c.web.session.maxMs / 3_600_000,
   TRUST_PROXY: (c) => c.web.trustProxy,
   AUDIT_RETENTION_DAYS: (c) => c.auditRetentionDays,
+  ANALYTICS: (c) => c.analytics.mode,
+  ANALYTICS_RETENTION_DAYS: (c) => c.analytics.retentionDays,
   PASSWORD_SIGNIN: (c) => c.web.passwordSignIn,
   OIDC_ISSUER: (c) => c.web.oidc?.issuer,
   OIDC_CLIENT_ID: (c) => c.web.oidc?.clientId,

@@ -24,6 +24,8 @@ import { Page } from './layout.tsx';
 import { adminPageRoutes } from './pages/admin/index.tsx';
 import { chatPageRoutes } from './pages/chat.tsx';
 import { searchPageRoutes } from './pages/search.tsx';
+import { searchHistoryRoutes } from './pages/search/history.tsx';
+import { analyticsPageRoutes } from './pages/admin/analytics.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
 import { ssoRoutes } from './pages/sso.tsx';
 import { securityHeaders } from './security.ts';
@@ -97,6 +99,9 @@ export function webRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   app.route('/', ssoRoutes(services, assets));
   app.route('/', searchPageRoutes(services, assets));
   app.route('/', chatPageRoutes(services, assets));
+  app.route('/', searchHistoryRoutes(services));
+  // Before the dashboard's guard (its `/admin/*` middleware): the analytics page answers its own 403.
+  app.route('/', analyticsPageRoutes(services, assets));
   app.route('/', adminPageRoutes(services, assets));
 
   app.onError((err, c) => {

@@ -1,5 +1,6 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
 import { adminDe } from './admin.de.ts';
+import { analyticsDe } from './analytics.de.ts';
 import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
 import { searchDe } from './search.de.ts';
@@ -57,4 +58,4 @@ const common = {
   'error.back': 'Zurück zur Suche',
 };
 
-export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe };
+export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe, ...analyticsDe };

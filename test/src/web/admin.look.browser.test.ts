@@ -39,6 +39,7 @@ const PAGES = [
   '/admin/agents',
   '/admin/settings',
   '/admin/audit',
+  '/admin/analytics',
 ];
 
 before(async () => {

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { doc } from '../../support/documents.ts';
 import { HttpBrowser } from '../../support/web.ts';
+import { SECTIONS } from '../../../src/web/pages/admin/shell.tsx';
 import { adminServer, Dashboard, type AdminServer } from './admin-kit.ts';
 
 let a: AdminServer;
@@ -109,9 +110,19 @@ test('the pages offer every kind of change the dashboard makes', () => {
     assert.ok(kinds.has(expected), `${expected} in ${[...kinds].join(', ')}`);
 });
 
+test('every section of the navigation is a page an administrator can open', async () => {
+  const hrefs = SECTIONS.map((s) => s.href);
+  assert.ok(hrefs.includes('/admin/analytics'), 'the analytics page is in the navigation');
+  for (const href of hrefs) {
+    const res = await root.page(href);
+    assert.equal(res.status, 200, href);
+    assert.match(res.text, new RegExp(`<a href="${href}" aria-current="page">`), href);
+  }
+});
+
 test('not signed in: every dashboard page asks for the sign-in and keeps the address', async () => {
   const b = new HttpBrowser(a.s.base);
-  for (const page of PAGES) {
+  for (const page of [...PAGES, '/admin/analytics']) {
     const res = await b.request(page);
     assert.equal(res.status, 303, page);
     assert.equal(res.headers.get('location'), `/signin?next=${encodeURIComponent(page)}`);
@@ -134,6 +145,7 @@ test('signed in without the administrator role: 403 on every page, and every act
       /The administration is for accounts with the administrator role|Die Verwaltung ist Konten mit der Rolle Administrator vorbehalten/,
     );
   }
+  assert.equal((await dev.page('/admin/analytics')).status, 403);
   const home = await dev.page('/');
   assert.doesNotMatch(home.text, /href="\/admin"/, 'no link to the dashboard');
   for (const { method, path } of actions) {
