@@ -1,5 +1,6 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
 import { adminDe } from './admin.de.ts';
+import { adminConnectorsDe } from './admin-connectors.de.ts';
 import { analyticsDe } from './analytics.de.ts';
 import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
@@ -58,4 +59,4 @@ const common = {
   'error.back': 'Zurück zur Suche',
 };
 
-export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe, ...analyticsDe };
+export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe, ...adminConnectorsDe, ...analyticsDe };

@@ -5,6 +5,7 @@
  */
 import { analyticsEn } from './analytics.en.ts';
 import { adminEn } from './admin.en.ts';
+import { adminConnectorsEn } from './admin-connectors.en.ts';
 import { chatEn } from './chat.en.ts';
 import { searchEn } from './search.en.ts';
 
@@ -60,7 +61,7 @@ const common = {
   'error.back': 'Back to search',
 } as const;
 
-export const en = { ...common, ...searchEn, ...chatEn, ...adminEn, ...analyticsEn } as const;
+export const en = { ...common, ...searchEn, ...chatEn, ...adminEn, ...adminConnectorsEn, ...analyticsEn } as const;
 
 export type Messages = { readonly [K in keyof typeof en]: string };
 /** The German counterpart of an English message group. */

@@ -4,18 +4,31 @@
  * and target of the API route, and never a secret; refused changes leave no record.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { adminServer, Dashboard, type AdminServer } from './admin-kit.ts';
 
 let a: AdminServer;
 let root: Dashboard;
+/** The files connector's folder: empty. */
+let folder: string;
 
 before(async () => {
-  a = await adminServer({ env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODELS: 'm1' } });
+  a = await adminServer({
+    env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODELS: 'm1' },
+    connectors: true,
+    commitIntervalMs: 10,
+  });
   root = await Dashboard.signIn(a.s.base, a.root);
+  folder = await mkdtemp(join(tmpdir(), 'admin-audit-files-'));
 });
-after(() => a.close());
+after(async () => {
+  await a.close();
+  await rm(folder, { recursive: true, force: true });
+});
 
 test('each dashboard change is recorded with the administrator as the actor, without secrets', async () => {
   const ok = async (method: string, path: string, body?: unknown) => {
@@ -52,6 +65,19 @@ test('each dashboard change is recorded with the administrator as the actor, wit
   await ok('PATCH', `/api/admin/agents/${agent.id}`, { name: 'Helper 2' });
   await ok('DELETE', `/api/admin/agents/${agent.id}`);
   await ok('POST', '/api/admin/settings/check', { target: 'llm' });
+  const conn = await ok('POST', '/api/admin/connectors', {
+    name: 'Drive',
+    type: 'fileshares',
+    datasource: 'wiki',
+    interval_minutes: null,
+    settings: { root: folder },
+  });
+  await ok('POST', `/api/admin/connectors/${conn.id}/run`);
+  await a.s.services.connectors!.whenIdle(conn.id);
+  await ok('POST', `/api/admin/connectors/${conn.id}/pause`);
+  await ok('POST', `/api/admin/connectors/${conn.id}/resume`);
+  await a.s.services.connectors!.whenIdle(conn.id);
+  await ok('DELETE', `/api/admin/connectors/${conn.id}`);
   await ok('DELETE', '/api/indexing/datasources/wiki');
   // Refused: a duplicate and a cycle-free but unknown group; neither is recorded.
   assert.equal((await root.call('POST', '/api/admin/accounts', { email: 'root@example.com' })).status, 409);
@@ -94,6 +120,11 @@ test('each dashboard change is recorded with the administrator as the actor, wit
       ['agent.update', agent.id],
       ['agent.delete', agent.id],
       ['settings.check', 'llm'],
+      ['connector.create', 'Drive'],
+      ['connector.run', conn.id],
+      ['connector.pause', conn.id],
+      ['connector.resume', conn.id],
+      ['connector.delete', conn.id],
       ['datasource.delete', 'wiki'],
     ],
   );

@@ -37,6 +37,7 @@ const PAGES = [
   '/admin/accounts/ada%40example.com',
   '/admin/service-accounts',
   '/admin/agents',
+  '/admin/connectors',
   '/admin/settings',
   '/admin/audit',
   '/admin/analytics',
@@ -44,7 +45,7 @@ const PAGES = [
 
 before(async () => {
   llm = await startFakeUpstream();
-  a = await adminServer({ env: { LLM_BASE_URL: llm.url, LLM_MODELS: 'fake-model' } });
+  a = await adminServer({ env: { LLM_BASE_URL: llm.url, LLM_MODELS: 'fake-model' }, connectors: true });
   const { s } = a;
   await s.api('POST', '/datasources', {
     name: 'handbook',
@@ -85,6 +86,13 @@ before(async () => {
   await s.commit();
   await s.call('POST', '/api/admin/agents', MASTER, { name: `Travel helper ${XSS}`, description: LONG });
   await s.call('POST', '/api/admin/service-accounts', MASTER, { name: 'handbook-importer' });
+  await s.call('POST', '/api/admin/connectors', MASTER, {
+    name: `Shared drive ${XSS}`,
+    type: 'fileshares',
+    datasource: 'shared',
+    settings: { root: join(tmpdir(), 'admin-look-no-such-folder') },
+    paused: true,
+  });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -130,6 +138,7 @@ test('German by default: navigation, headings and messages', async () => {
     'Konten',
     'Dienstkonten',
     'Agenten',
+    'Konnektoren',
     'Einstellungen',
     'Audit-Protokoll',
     'Auswertungen',

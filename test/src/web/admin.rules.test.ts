@@ -7,6 +7,8 @@
  * render (`data-method` / `data-path` of every dashboard form), so a new form is covered too.
  */
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { doc } from '../../support/documents.ts';
@@ -27,6 +29,7 @@ const PAGES = [
   '/admin/accounts/ada%40example.com',
   '/admin/service-accounts',
   '/admin/agents',
+  '/admin/connectors',
   '/admin/settings',
   '/admin/audit',
 ];
@@ -43,7 +46,7 @@ function formsOf(html: string): { method: string; path: string }[] {
 }
 
 before(async () => {
-  a = await adminServer({ env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODELS: 'm1' } });
+  a = await adminServer({ env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODELS: 'm1' }, connectors: true });
   const { s } = a;
   await s.api('POST', '/datasources', {
     name: 'wiki',
@@ -65,6 +68,17 @@ before(async () => {
   await s.commit();
   await s.call('POST', '/api/admin/agents', MASTER, { name: 'Helper' });
   await s.call('POST', '/api/admin/service-accounts', MASTER, { name: 'importer' });
+  for (const paused of [false, true]) {
+    const created = await s.call('POST', '/api/admin/connectors', MASTER, {
+      name: `Drive ${paused}`,
+      type: 'fileshares',
+      datasource: paused ? 'drive_paused' : 'drive',
+      interval_minutes: null,
+      settings: { root: join(tmpdir(), 'admin-rules-no-such-folder') },
+      paused,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+  }
   root = await Dashboard.signIn(s.base, a.root);
   const seen = new Map<string, { method: string; path: string }>();
   for (const page of PAGES) {
@@ -78,7 +92,10 @@ after(() => a.close());
 
 test('the pages offer every kind of change the dashboard makes', () => {
   const kinds = new Set(
-    actions.map((f) => `${f.method} ${f.path.replace(/\/(?:[^/]*%40[^/]*|key_[0-9a-f]+|agent_[0-9a-f]+)/g, '/:x')}`),
+    actions.map(
+      (f) =>
+        `${f.method} ${f.path.replace(/\/(?:[^/]*%40[^/]*|key_[0-9a-f]+|agent_[0-9a-f]+|conn_[0-9a-f]+)/g, '/:x')}`,
+    ),
   );
   for (const expected of [
     'POST /api/indexing/datasources',
@@ -106,6 +123,11 @@ test('the pages offer every kind of change the dashboard makes', () => {
     'PATCH /api/admin/agents/:x',
     'DELETE /api/admin/agents/:x',
     'POST /api/admin/settings/check',
+    'POST /api/admin/connectors',
+    'POST /api/admin/connectors/:x/run',
+    'POST /api/admin/connectors/:x/pause',
+    'POST /api/admin/connectors/:x/resume',
+    'DELETE /api/admin/connectors/:x',
   ])
     assert.ok(kinds.has(expected), `${expected} in ${[...kinds].join(', ')}`);
 });

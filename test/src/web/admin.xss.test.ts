@@ -4,6 +4,8 @@
  * descriptions, account and service-account names; the raw markup never reaches a page.
  */
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MASTER_KEY as MASTER } from '../../support/app.ts';
 import { doc } from '../../support/documents.ts';
@@ -18,7 +20,7 @@ let a: AdminServer;
 let root: Dashboard;
 
 before(async () => {
-  a = await adminServer();
+  a = await adminServer({ connectors: true });
   const { s } = a;
   const created = await s.api('POST', '/datasources', {
     name: 'wiki',
@@ -51,6 +53,15 @@ before(async () => {
   await s.call('POST', '/api/admin/agents', MASTER, { name: AGENT, description: `About ${LABEL}` });
   await s.call('POST', '/api/admin/accounts', MASTER, { email: 'bea@example.com', name: `Bea ${LABEL}` });
   await s.call('POST', '/api/admin/service-accounts', MASTER, { name: `sa ${LABEL}` });
+  const connector = await s.call('POST', '/api/admin/connectors', MASTER, {
+    name: `Drive ${LABEL}`,
+    type: 'fileshares',
+    datasource: 'wiki',
+    interval_minutes: null,
+    settings: { root: join(tmpdir(), 'admin-xss-no-such-folder') },
+    paused: true,
+  });
+  assert.equal(connector.status, 201, JSON.stringify(connector.body));
   root = await Dashboard.signIn(s.base, a.root);
 });
 after(() => a.close());
@@ -67,6 +78,7 @@ const PAGES: [string, string[]][] = [
   ['/admin/accounts/bea%40example.com', [`Bea ${LABEL}`]],
   ['/admin/service-accounts', [`sa ${LABEL}`]],
   ['/admin/agents', [AGENT, `About ${LABEL}`]],
+  ['/admin/connectors', [`Drive ${LABEL}`]],
   ['/admin/audit?actor=master', [`sa ${LABEL}`]],
 ];
 

@@ -6,6 +6,7 @@
  *   bool      a checkbox as true / false
  *   json      the text parsed as JSON
  *   csv       comma-separated text as an array of trimmed values; null when empty
+ *   number    the text as a number; null when empty
  *   datetime  a datetime-local value, read as UTC, as ISO 8601; null when empty
  *   optional  left out when empty
  *   nullable  null when empty
@@ -38,6 +39,12 @@ function convert(el: Control, label: string): Json | undefined {
     } catch {
       throw new BodyError(label);
     }
+  }
+  if (kind === 'number') {
+    if (value.trim() === '') return null;
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new BodyError(label);
+    return n;
   }
   if (kind === 'csv') {
     const items = value

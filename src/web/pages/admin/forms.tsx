@@ -4,7 +4,7 @@
  * the CSRF header: `data-method` and `data-path` say where, the named fields
  * make the JSON body (a dotted name nests: `user.email`; `data-kind` converts:
  * `list` checkboxes collect into an array, `json` parses, `csv` splits on
- * commas, `datetime` becomes ISO 8601 UTC or null, `optional` leaves an empty
+ * commas, `number` reads a number (null when empty), `datetime` becomes ISO 8601 UTC or null, `optional` leaves an empty
  * field out, `nullable` sends null for it; fields named `_…` are not sent).
  * After success the page reloads with the `done` message, or shows a secret
  * once (`secret`: the answer's field to show), or the answer's message
@@ -14,7 +14,7 @@
 import type { Child } from 'hono/jsx';
 import { t, type Lang } from '../../i18n/i18n.ts';
 
-export type FieldKind = 'list' | 'json' | 'csv' | 'datetime' | 'optional' | 'nullable' | 'bool';
+export type FieldKind = 'list' | 'json' | 'csv' | 'number' | 'datetime' | 'optional' | 'nullable' | 'bool';
 
 export interface ApiFormProps {
   lang: Lang;

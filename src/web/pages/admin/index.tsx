@@ -14,6 +14,7 @@ import type { WebEnv } from '../../env.ts';
 import { accountRoutes } from './account.tsx';
 import { accountsRoutes } from './accounts.tsx';
 import { agentsRoutes } from './agents.tsx';
+import { connectorsRoutes } from './connectors.tsx';
 import { auditRoutes } from './audit.tsx';
 import { datasourceRoutes } from './datasource.tsx';
 import { datasourcesRoutes } from './datasources.tsx';
@@ -36,6 +37,7 @@ export function adminPageRoutes(services: Services, assets: WebAssets): Hono<Web
     accountRoutes,
     serviceAccountsRoutes,
     agentsRoutes,
+    connectorsRoutes,
     settingsRoutes,
     auditRoutes,
   ])

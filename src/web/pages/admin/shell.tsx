@@ -6,9 +6,8 @@
  * middleware sends the visitor to sign in; signed in without the
  * administrator role, the answer is the 403 page.
  *
- * Sections are listed in SECTIONS; the analytics page (issue 25, point 4) is
- * its own module under this folder. A Connectors page (issue 26) gets its
- * entry here when it exists.
+ * Sections are listed in SECTIONS, each a module under this folder (the
+ * analytics page, issue 25 point 4, and the connectors page, issue 26, too).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Child } from 'hono/jsx';
@@ -26,6 +25,7 @@ export type Section =
   | 'accounts'
   | 'service-accounts'
   | 'agents'
+  | 'connectors'
   | 'settings'
   | 'audit'
   | 'analytics';
@@ -37,6 +37,7 @@ export const SECTIONS: readonly { id: Section; href: string; label: MessageKey }
   { id: 'accounts', href: '/admin/accounts', label: 'admin.nav.accounts' },
   { id: 'service-accounts', href: '/admin/service-accounts', label: 'admin.nav.serviceAccounts' },
   { id: 'agents', href: '/admin/agents', label: 'admin.nav.agents' },
+  { id: 'connectors', href: '/admin/connectors', label: 'admin.nav.connectors' },
   { id: 'settings', href: '/admin/settings', label: 'admin.nav.settings' },
   { id: 'audit', href: '/admin/audit', label: 'admin.nav.audit' },
   { id: 'analytics', href: '/admin/analytics', label: 'admin.nav.analytics' },
