@@ -224,6 +224,7 @@ export const adminDe: Translation<typeof adminEn> = {
   'admin.account.deleted': 'Das Konto {email} wurde gelöscht.',
   'admin.role.administrator': 'Administrator',
   'admin.role.developer': 'Entwickler',
+  'admin.role.cannotGive': 'Sie können nur Rollen vergeben, die Sie selbst haben; nicht: {roles}.',
   'admin.role.none': 'keine',
 
   'admin.key.title': 'Persönliche Schlüssel',

@@ -220,6 +220,7 @@ export const adminEn = {
   'admin.account.deleted': 'The account {email} was deleted.',
   'admin.role.administrator': 'Administrator',
   'admin.role.developer': 'Developer',
+  'admin.role.cannotGive': 'You can give only roles you hold yourself; not: {roles}.',
   'admin.role.none': 'none',
 
   'admin.key.title': 'Personal keys',

@@ -224,3 +224,44 @@ test('an administrator without the developer role cannot manage service accounts
   );
   assert.equal((await root.call('POST', '/api/admin/service-accounts', { name: 'allowed' })).status, 200);
 });
+
+test('no privilege escalation through the dashboard: an administrator cannot give or touch a role it lacks', async () => {
+  await a.s.person('lead@example.com', { roles: ['administrator'] });
+  await a.s.person('builder@example.com', { roles: ['developer'] });
+  const lead = await Dashboard.signIn(a.s.base, {
+    email: 'lead@example.com',
+    password: 'correct horse battery staple',
+    key: '',
+  });
+  const self = await lead.call('PUT', '/api/admin/accounts/lead%40example.com/roles', {
+    roles: ['administrator', 'developer'],
+  });
+  assert.equal(self.status, 403, self.text);
+  const dev = '/api/admin/accounts/builder%40example.com';
+  for (const [method, path, body] of [
+    ['PUT', `${dev}/roles`, { roles: [] }],
+    ['PUT', `${dev}/password`, { password: 'another long passphrase' }],
+    ['POST', `${dev}/sign-in-links`, {}],
+    ['POST', `${dev}/keys`, {}],
+    ['DELETE', dev, undefined],
+  ] as const) {
+    const res = await lead.call(method, path, body);
+    assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+  }
+  const accounts = (await a.s.call('GET', '/api/admin/accounts', MASTER)).body.accounts;
+  const roles = (email: string) => accounts.find((x: { email: string }) => x.email === email).roles;
+  assert.deepEqual(roles('lead@example.com'), ['administrator']);
+  assert.deepEqual(roles('builder@example.com'), ['developer']);
+  // The page says why and disables the forms the API would refuse.
+  const page = await lead.page('/admin/accounts/builder%40example.com');
+  assert.equal(page.status, 200);
+  assert.match(page.text, /selbst die Rolle Entwickler/);
+  const forms = [...page.text.matchAll(/<form class="api-form[^]*?<\/form>/g)].map((m) => m[0]);
+  assert.ok(forms.length >= 6);
+  for (const f of forms) assert.match(f, /<fieldset class="plain" disabled="">/, f.slice(0, 200));
+  // Creating an account: the developer role cannot be ticked, and the form says why.
+  const list = await lead.page('/admin/accounts');
+  assert.match(list.text, /<input type="checkbox" id="acc-role-developer"[^>]* disabled=""/);
+  assert.match(list.text, /<input type="checkbox" id="acc-role-administrator"(?![^>]* disabled)[^>]*\/>/);
+  assert.match(list.text, /nur Rollen vergeben, die Sie selbst haben; nicht: Entwickler/);
+});

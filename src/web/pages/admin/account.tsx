@@ -16,7 +16,7 @@ import { listSessions } from '../../../sessions/sessions.ts';
 import type { WebAssets } from '../../assets/store.ts';
 import type { WebEnv } from '../../env.ts';
 import { t, type Lang } from '../../i18n/i18n.ts';
-import { rolesText, roleOptions } from './accounts.tsx';
+import { rolesNote, rolesText, roleOptions } from './accounts.tsx';
 import { count, seg, when } from './format.ts';
 import { KeyRow, keyHead } from './keys.tsx';
 import { ApiForm, Checkboxes, Field, Submit, Table } from './forms.tsx';
@@ -160,14 +160,16 @@ export function accountRoutes(services: Services, assets: WebAssets): Hono<WebEn
               path={`${api(a)}/roles`}
               label={t(lang, 'admin.account.roles')}
               done={t(lang, 'admin.saved')}
+              disabledReason={locked}
               class="inline"
             >
               <Checkboxes
                 idPrefix="role"
                 legend={t(lang, 'admin.account.rolesOf', { email: a.email })}
                 name="roles"
-                options={roleOptions(lang)}
+                options={roleOptions(lang, viewer.roles)}
                 checked={a.roles}
+                note={locked ? undefined : rolesNote(lang, viewer.roles)}
               />
               <Submit label={t(lang, 'admin.save')} />
             </ApiForm>

@@ -18,16 +18,25 @@ import { adminPage } from './shell.tsx';
 
 export const ACCOUNTS_SHOWN = 500;
 
-export const roleOptions = (lang: Lang) => [
-  { value: 'administrator', label: t(lang, 'admin.role.administrator') },
-  { value: 'developer', label: t(lang, 'admin.role.developer') },
-];
+/** The roles as checkboxes; a role the viewer lacks is disabled (the API refuses giving it: no escalation). */
+export const roleOptions = (lang: Lang, held: readonly string[]) =>
+  (['administrator', 'developer'] as const).map((value) => ({
+    value,
+    label: t(lang, `admin.role.${value}`),
+    disabled: !held.includes(value),
+  }));
+
+/** Why some role checkboxes are disabled, or undefined. */
+export function rolesNote(lang: Lang, held: readonly string[]): string | undefined {
+  const lacking = (['administrator', 'developer'] as const).filter((r) => !held.includes(r));
+  return lacking.length > 0 ? t(lang, 'admin.role.cannotGive', { roles: rolesText(lang, lacking) }) : undefined;
+}
 
 export const rolesText = (lang: Lang, roles: readonly string[]) =>
   roles.map((r) => t(lang, r === 'administrator' ? 'admin.role.administrator' : 'admin.role.developer')).join(', ') ||
   t(lang, 'admin.role.none');
 
-function CreateForm({ lang }: { lang: Lang }) {
+function CreateForm({ lang, held }: { lang: Lang; held: readonly string[] }) {
   return (
     <ApiForm
       lang={lang}
@@ -44,8 +53,9 @@ function CreateForm({ lang }: { lang: Lang }) {
         idPrefix="acc-role"
         legend={t(lang, 'admin.account.roles')}
         name="roles"
-        options={roleOptions(lang)}
+        options={roleOptions(lang, held)}
         checked={[]}
+        note={rolesNote(lang, held)}
       />
       <Submit label={t(lang, 'admin.account.create')} />
     </ApiForm>
@@ -96,7 +106,7 @@ export function accountsRoutes(services: Services, assets: WebAssets): Hono<WebE
           </Table>
           <section aria-labelledby="acc-new">
             <h2 id="acc-new">{t(lang, 'admin.account.create')}</h2>
-            <CreateForm lang={lang} />
+            <CreateForm lang={lang} held={c.get('viewer')!.roles} />
           </section>
         </>
       ),

@@ -159,12 +159,16 @@ export function Checkboxes(p: {
   idPrefix: string;
   legend: string;
   name: string;
-  options: { value: string; label: string }[];
+  /** `disabled`: shown but not changeable (and not sent). */
+  options: { value: string; label: string; disabled?: boolean }[];
   checked: readonly string[];
+  /** Says why some options are disabled. */
+  note?: string;
 }) {
   return (
     <fieldset class="checks">
       <legend>{p.legend}</legend>
+      {p.note && <p class="hint">{p.note}</p>}
       {p.options.map((o) => (
         <label for={`${p.idPrefix}-${o.value}`}>
           <input
@@ -174,6 +178,7 @@ export function Checkboxes(p: {
             value={o.value}
             data-kind="list"
             checked={p.checked.includes(o.value)}
+            disabled={o.disabled}
           />
           {o.label}
         </label>
