@@ -265,3 +265,19 @@ test('no privilege escalation through the dashboard: an administrator cannot giv
   assert.match(list.text, /<input type="checkbox" id="acc-role-administrator"(?![^>]* disabled)[^>]*\/>/);
   assert.match(list.text, /nur Rollen vergeben, die Sie selbst haben; nicht: Entwickler/);
 });
+
+test('every dashboard page has the strict CSP, no inline script, handler or style, and no caching', async () => {
+  for (const page of [...PAGES, '/admin/analytics']) {
+    const res = await root.page(page);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/, page);
+    assert.match(csp, /require-trusted-types-for 'script'/, page);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, page);
+    assert.equal(res.headers.get('x-frame-options'), 'DENY', page);
+    assert.equal(res.headers.get('cache-control'), 'no-store', page);
+    for (const tag of res.text.match(/<script[^>]*>/g) ?? [])
+      assert.match(tag, /src="\/assets\/|type="application\/json"/, page);
+    assert.doesNotMatch(res.text, / on[a-z]+="/i, `${page}: no inline event handlers`);
+    assert.doesNotMatch(res.text, / style="/i, `${page}: no inline styles`);
+  }
+});
