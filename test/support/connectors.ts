@@ -5,6 +5,7 @@
  * state in memory or on disk, an engine that commits every few milliseconds (a run waits for the
  * commit holding its documents), and helpers for the admin API, runs, file trees and searches.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -161,4 +162,41 @@ export async function writeTree(root: string, files: Record<string, string | Uin
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+
+export interface CommandEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `enterprise-search connector run <id>` (src/main.ts) on `dataDir`; with `killAtDone`, kills
+ * it with SIGKILL once a progress line shows that many items done.
+ */
+export function runConnectorCommand(dataDir: string, id: string, killAtDone?: number): Promise<CommandEnd> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'connector', 'run', id], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        ADMIN_KEY: MASTER_KEY,
+        CONNECTOR_SECRET: SECRET,
+        COMMIT_INTERVAL_MS: '50',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      for (const m of c.toString().matchAll(/^run \d+: (\d+) of \d+ items$/gm))
+        if (killAtDone !== undefined && Number(m[1]) >= killAtDone) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
