@@ -45,8 +45,14 @@ export function gitEnvironment(e: GitEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-function start(args: readonly string[], e: GitEnv, timeoutMs: number): ChildProcessWithoutNullStreams {
-  return spawn('git', args, { env: gitEnvironment(e), signal: e.signal, timeout: timeoutMs, killSignal: 'SIGKILL' });
+function start(
+  args: readonly string[],
+  e: GitEnv,
+  timeoutMs: number,
+  stoppable = true,
+): ChildProcessWithoutNullStreams {
+  const signal = stoppable ? e.signal : undefined;
+  return spawn('git', args, { env: gitEnvironment(e), signal, timeout: timeoutMs, killSignal: 'SIGKILL' });
 }
 
 /** What a failed git command said, its last lines, without any Authorization header value. */
@@ -126,7 +132,8 @@ export class BlobReader {
     e: GitEnv,
     private readonly timeoutMs: number,
   ) {
-    this.child = start([`--git-dir=${gitDir}`, 'cat-file', '--batch'], e, 0);
+    // Not stopped with the run: the reads in flight finish, then close() ends the process.
+    this.child = start([`--git-dir=${gitDir}`, 'cat-file', '--batch'], e, 0, false);
     this.child.stdout.on('data', (d: Buffer) => {
       this.buffered.push(d);
       this.bufferedBytes += d.length;

@@ -76,9 +76,9 @@ export class ImapConnection {
         ? tlsConnect({ host: o.host, port: o.port, servername, ca, ALPNProtocols: ['imap'] })
         : netConnect({ host: o.host, port: o.port });
     c.attach(socket);
+    // Stopping a run cuts only the opening short; later, the run stops asking and the commands in flight finish.
     const onAbort = () => c.fail(new ImapError('the run was stopped', 'connection'));
     o.signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('close', () => o.signal.removeEventListener('abort', onAbort));
     try {
       const first = await c.bounded(greeted, `no greeting from ${where}`);
       if (/^\* BYE/i.test(first.texts[0]))
@@ -101,6 +101,8 @@ export class ImapConnection {
     } catch (err) {
       c.close();
       throw err;
+    } finally {
+      o.signal.removeEventListener('abort', onAbort);
     }
     return c;
   }

@@ -124,6 +124,7 @@ async function* readFolder(run: Run, client: ImapClient, folder: Folder, count: 
       const prev = run.previous(keyOf(name, uidValidity, uid));
       return !prev || prev.failed || prev.version !== VERSION;
     });
+    const wanted = new Set(needed);
     const meta =
       needed.length === 0
         ? new Map<number, MessageMeta>()
@@ -131,7 +132,7 @@ async function* readFolder(run: Run, client: ImapClient, folder: Folder, count: 
     for (const uid of chunk) {
       const key = keyOf(name, uidValidity, uid);
       const m = meta.get(uid);
-      if (needed.includes(uid) && !m) continue; // expunged since the listing
+      if (wanted.has(uid) && !m) continue; // expunged since the listing
       yield {
         key,
         version: VERSION,
