@@ -67,9 +67,8 @@ async function* items(run: Run): AsyncGenerator<SourceItem> {
       .filter((f) => wanted(f.path))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const delimiter = all.find((m) => m.delimiter !== null)?.delimiter ?? null;
-    yield* missingFolders(run, new Set(all.map((m) => m.name)), (name) =>
-      wanted(folderPath({ name, delimiter, flags: [] })),
-    );
+    const pathOf = (name: string) => folderPath({ name, delimiter, flags: [] });
+    yield* missingFolders(run, new Set(all.map((m) => m.name)), pathOf, wanted);
     let total = 0;
     for (const folder of folders) {
       if (run.signal.aborted) return;
@@ -83,18 +82,24 @@ async function* items(run: Run): AsyncGenerator<SourceItem> {
 const maxBytes = (run: Run) => Math.min(run.settings.max_message_bytes, run.config.maxBinaryBytes);
 
 /** Known messages of folders the settings still name but the server no longer lists: failed, kept. */
-function* missingFolders(run: Run, listed: Set<string>, named: (folder: string) => boolean): Generator<SourceItem> {
-  const gone = new Map<string, boolean>();
+function* missingFolders(
+  run: Run,
+  listed: Set<string>,
+  pathOf: (name: string) => string,
+  wanted: (path: string) => boolean,
+): Generator<SourceItem> {
+  const gone = new Map<string, string | null>();
   for (const key of run.knownKeys()) {
     const folder = KEY.exec(key)?.[1];
     if (folder === undefined || listed.has(folder)) continue;
-    let missing = gone.get(folder);
-    if (missing === undefined) {
-      missing = named(folder);
-      gone.set(folder, missing);
-      if (missing) run.incomplete(`the folder ${folder} is not on the server any more`);
+    let reason = gone.get(folder);
+    if (reason === undefined) {
+      const path = pathOf(folder);
+      reason = wanted(path) ? `the folder ${path} is not on the server any more` : null;
+      gone.set(folder, reason);
+      if (reason) run.incomplete(reason);
     }
-    if (missing) yield { key, failed: `the folder ${folder} is not on the server any more` };
+    if (reason) yield { key, failed: reason };
   }
 }
 
