@@ -142,6 +142,27 @@ describe('mail connector', () => {
     assert.ok(!titles.includes('Budget für 2026'));
   });
 
+  it('adds the thread property to a datasource created beforehand without it', async () => {
+    const sa = await h.serviceKey();
+    const made = await h.call('POST', '/api/indexing/datasources', sa, { name: 'pre_made', display_name: 'Made' });
+    assert.equal(made.status, 200, made.text);
+    const c = await h.create({
+      name: 'Into an existing datasource',
+      type: 'mailsuite',
+      datasource: 'pre_made',
+      settings: { host: '127.0.0.1', port: dovecot.port, security: 'plain', owner: ANN, folders: ['Sent'] },
+      credentials: { username: ANN, password: 'secret-1' },
+    });
+    const run = await h.run(c.id);
+    assert.equal(run.state, 'completed', JSON.stringify(run));
+    assert.equal(run.counts.sent, 1, JSON.stringify(run.failures));
+    const ds = await h.call('GET', '/api/indexing/datasources/pre_made', sa);
+    assert.deepEqual(
+      ds.body.object_definitions.flatMap((d: any) => d.property_definitions.map((p: any) => p.name)),
+      ['thread_id'],
+    );
+  });
+
   it('resyncs a folder whose UIDVALIDITY changed', async () => {
     const previewOf = () =>
       docsOf('ann_mail').find((d) => d.stored.title === 'Offsite venue')!.stored.path_preview as string;
