@@ -25,6 +25,16 @@ const VARIABLE_HELP: Record<Variable, string> = {
     'quiet time (no document pushed or deleted) after which the search index is compacted towards one segment; 0 = never',
   SEARCH_THREADS:
     'worker threads running searches (default: one per core up to 4, none on one core); 0 = on the main thread',
+  SEARCH_ACCOUNT_CONCURRENCY:
+    'searches of one account running at once on the search threads (default: the threads but one, at least 1); the rest wait',
+  SEARCH_CHEAP_WORDS: 'queries of more words than this run in the expensive search lane',
+  SEARCH_MAX_CLAUSES: 'words and phrases a query may have after analysis; more is refused (422)',
+  SEARCH_MAX_TERMS: 'index terms a query may expand into (alternatives, compound parts); more is refused (422)',
+  SEARCH_MAX_PLANNED_WORK:
+    'work units of a query if nothing were pruned (postings blocks of its terms, weighted by its clauses); more is refused (422)',
+  SEARCH_MAX_WORK:
+    'work units a search may spend (postings blocks decoded, weighted by its clauses); then it answers with the best hits found so far',
+  SEARCH_TIME_BUDGET_MS: "time a search's query may run; then it answers with the best hits found so far",
   INDEXING_API_MAX_BINARY_BYTES: 'largest decoded binary_base64 of a pushed document',
   MAX_REQUEST_BYTES: 'largest request body (default: one maximal Base64 binary + 16 MiB)',
   LOG_LEVEL: 'debug, info, warn, error or silent',
@@ -49,6 +59,21 @@ const VARIABLE_HELP: Record<Variable, string> = {
   CHAT_SEARCH_RESULTS: 'search results one serviceSearch tool call gives the model',
   FILES_MAX_BYTES: 'largest file accepted by POST /api/beta/files/upload',
   FILES_CONTEXT_CHARS: 'characters of attached-file text given to the model per completion',
+  SESSION_IDLE_MINUTES: 'a browser session unused this many minutes ends',
+  SESSION_MAX_HOURS: 'a browser session ends this many hours after sign-in, whatever its use',
+  TRUST_PROXY: 'trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https cookies, origin)',
+  AUDIT_RETENTION_DAYS: 'days the audit log keeps its records; 0 keeps them forever',
+  PASSWORD_SIGNIN: 'let people sign in with local passwords (false: single sign-on only)',
+  OIDC_ISSUER: 'OpenID Connect issuer URL for single sign-on (discovery at /.well-known/openid-configuration)',
+  OIDC_CLIENT_ID: 'client id registered with the OpenID provider',
+  OIDC_CLIENT_SECRET: 'client secret registered with the OpenID provider (never logged)',
+  OIDC_SCOPES: 'scopes asked for at sign-in; must include openid',
+  OIDC_ALLOWED_DOMAINS: 'comma-separated email domains allowed to sign in (default: any verified email)',
+  OIDC_GROUPS_CLAIM: 'ID-token claim holding the groups mapped to roles',
+  OIDC_ADMIN_GROUPS: 'comma-separated groups that give the administrator role',
+  OIDC_DEVELOPER_GROUPS: 'comma-separated groups that give the developer role',
+  OIDC_LABEL: 'label of the single sign-on button',
+  PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
   CONNECTOR_SECRET:
     'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
 };

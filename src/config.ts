@@ -31,6 +31,32 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MB = 1_000_000;
 
+/** The budgets of one search (src/search/limits.ts; README, Search budgets). */
+export interface SearchLimits {
+  /** SEARCH_MAX_CLAUSES: words and phrases of a query after analysis. */
+  maxClauses: number;
+  /** SEARCH_MAX_TERMS: index terms the words and phrases expand into (alternatives, compound parts). */
+  maxTerms: number;
+  /**
+   * SEARCH_MAX_PLANNED_WORK: work units of the query if nothing were pruned (every postings block
+   * of its terms, weighted by its clauses: engine/query/budget.ts).
+   */
+  maxPlannedWork: number;
+  /** SEARCH_MAX_WORK: work units a search may spend (postings blocks decoded, weighted by its clauses). */
+  maxWork: number;
+  /** SEARCH_TIME_BUDGET_MS: milliseconds the query may run before it stops. */
+  timeBudgetMs: number;
+}
+
+/** Defaults of the SEARCH_* budget variables. */
+export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
+  maxClauses: 1024,
+  maxTerms: 2048,
+  maxPlannedWork: 400_000,
+  maxWork: 100_000,
+  timeBudgetMs: 1000,
+});
+
 /** The environment variables the service understands, with their defaults. */
 export const EnvSchema = v.object({
   PORT: v.optional(intFromEnv('PORT', 0, 65535), '8080'),
@@ -40,6 +66,22 @@ export const EnvSchema = v.object({
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
   MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
   SEARCH_THREADS: v.optional(intFromEnv('SEARCH_THREADS', 0, 64)),
+  SEARCH_ACCOUNT_CONCURRENCY: v.optional(intFromEnv('SEARCH_ACCOUNT_CONCURRENCY', 1, 64)),
+  SEARCH_CHEAP_WORDS: v.optional(intFromEnv('SEARCH_CHEAP_WORDS', 1, 4096), '16'),
+  SEARCH_MAX_CLAUSES: v.optional(intFromEnv('SEARCH_MAX_CLAUSES', 1, 65_536), String(DEFAULT_SEARCH_LIMITS.maxClauses)),
+  SEARCH_MAX_TERMS: v.optional(intFromEnv('SEARCH_MAX_TERMS', 1, 1_000_000), String(DEFAULT_SEARCH_LIMITS.maxTerms)),
+  SEARCH_MAX_PLANNED_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_PLANNED_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxPlannedWork),
+  ),
+  SEARCH_MAX_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxWork),
+  ),
+  SEARCH_TIME_BUDGET_MS: v.optional(
+    intFromEnv('SEARCH_TIME_BUDGET_MS', 1, 3_600_000),
+    String(DEFAULT_SEARCH_LIMITS.timeBudgetMs),
+  ),
   INDEXING_API_MAX_BINARY_BYTES: v.optional(
     intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000),
     String(100 * MB),
@@ -84,6 +126,37 @@ export const EnvSchema = v.object({
   CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
   FILES_MAX_BYTES: v.optional(intFromEnv('FILES_MAX_BYTES', 1, 1_000_000_000), String(25 * MB)),
   FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
+  SESSION_IDLE_MINUTES: v.optional(intFromEnv('SESSION_IDLE_MINUTES', 1, 525_600), '720'),
+  SESSION_MAX_HOURS: v.optional(intFromEnv('SESSION_MAX_HOURS', 1, 8_760), '168'),
+  TRUST_PROXY: v.optional(boolFromEnv('TRUST_PROXY'), 'false'),
+  AUDIT_RETENTION_DAYS: v.optional(intFromEnv('AUDIT_RETENTION_DAYS', 0, 36_500), '365'),
+  PASSWORD_SIGNIN: v.optional(boolFromEnv('PASSWORD_SIGNIN'), 'true'),
+  OIDC_ISSUER: v.optional(v.pipe(v.string(), v.trim(), v.url('OIDC_ISSUER must be a URL'))),
+  OIDC_CLIENT_ID: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  OIDC_CLIENT_SECRET: v.optional(v.string()),
+  OIDC_SCOPES: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/(^|\s)openid(\s|$)/, 'OIDC_SCOPES must include openid')),
+    'openid email profile',
+  ),
+  OIDC_ALLOWED_DOMAINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[^,\s@]+(\s*,\s*[^,\s@]+)*$/, 'OIDC_ALLOWED_DOMAINS must be a comma-separated list of domains'),
+    ),
+  ),
+  OIDC_GROUPS_CLAIM: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'groups'),
+  OIDC_ADMIN_GROUPS: v.optional(v.string()),
+  OIDC_DEVELOPER_GROUPS: v.optional(v.string()),
+  OIDC_LABEL: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60)), 'Single sign-on'),
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url('PUBLIC_URL must be a URL'),
+      v.regex(/^https?:\/\/[^/?#@]+\/?$/i, 'PUBLIC_URL must be an http(s) origin such as https://search.example.com'),
+    ),
+  ),
   CONNECTOR_SECRET: v.optional(
     v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
   ),
@@ -106,6 +179,14 @@ export interface Config {
   mergeIdleMs: number;
   /** Worker threads running searches (src/search/pool.ts); 0 = on the main thread. */
   searchThreads: number;
+  /** Budgets and scheduling of searches (src/search/limits.ts, scheduler.ts). */
+  search: {
+    limits: SearchLimits;
+    /** Searches of one account running at once on the search threads; unset: the threads but one, at least 1. */
+    accountConcurrency?: number;
+    /** Queries of more words than this run in the expensive lane. */
+    cheapWords: number;
+  };
   /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
@@ -146,6 +227,21 @@ export interface Config {
     /** Results one serviceSearch call returns to the model. */
     searchResults: number;
   };
+  /** Browser sign-in and sessions (src/sessions/, src/web/). */
+  web: {
+    /** Idle timeout and absolute lifetime of a browser session (sessions.ts SessionPolicy). */
+    session: { idleMs: number; maxMs: number };
+    /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https, origin). */
+    trustProxy: boolean;
+    /** Origin used in sign-in links; unset: the origin the request came to. */
+    publicUrl?: string;
+    /** Whether local passwords may sign in (sign-in links included); SSO-only installations turn it off. */
+    passwordSignIn: boolean;
+    /** Single sign-on with OpenID Connect (src/sessions/oidc.ts); absent when OIDC_ISSUER is unset. */
+    oidc?: OidcConfig;
+  };
+  /** Days the audit log keeps (src/audit/); 0 keeps everything. */
+  auditRetentionDays: number;
   /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
   connectorSecret?: string;
   /** Uploaded chat files (src/files/). */
@@ -156,8 +252,36 @@ export interface Config {
   };
 }
 
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string;
+  /** Lowercase email domains allowed to sign in; empty: any verified email. */
+  allowedDomains: string[];
+  /** ID-token claim holding the person's groups. */
+  groupsClaim: string;
+  /** Groups that give the administrator / developer role; both empty: roles are not managed by the provider. */
+  adminGroups: string[];
+  developerGroups: string[];
+  /** Label of the sign-in button. */
+  label: string;
+}
+
+const commaList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY', 'CONNECTOR_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'ADMIN_KEY',
+  'BRAVE_API_KEY',
+  'LLM_API_KEY',
+  'OIDC_CLIENT_SECRET',
+  'CONNECTOR_SECRET',
+]);
 /**
  * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
  * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
@@ -201,6 +325,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")',
     );
   }
+  if (e.OIDC_ISSUER !== undefined && e.OIDC_CLIENT_ID === undefined) {
+    throw new ConfigError('invalid configuration:\n  OIDC_CLIENT_ID: must be set when OIDC_ISSUER is set (got "")');
+  }
+  if (!e.PASSWORD_SIGNIN && e.OIDC_ISSUER === undefined) {
+    throw new ConfigError(
+      'invalid configuration:\n  PASSWORD_SIGNIN: can be turned off only when single sign-on is configured (OIDC_ISSUER) (got "false")',
+    );
+  }
   const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
   return {
     port: e.PORT,
@@ -210,6 +342,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     commitIntervalMs: e.COMMIT_INTERVAL_MS,
     mergeIdleMs: e.MERGE_IDLE_MS,
     searchThreads: e.SEARCH_THREADS ?? defaultSearchThreads(),
+    search: {
+      limits: {
+        maxClauses: e.SEARCH_MAX_CLAUSES,
+        maxTerms: e.SEARCH_MAX_TERMS,
+        maxPlannedWork: e.SEARCH_MAX_PLANNED_WORK,
+        maxWork: e.SEARCH_MAX_WORK,
+        timeBudgetMs: e.SEARCH_TIME_BUDGET_MS,
+      },
+      accountConcurrency: e.SEARCH_ACCOUNT_CONCURRENCY,
+      cheapWords: e.SEARCH_CHEAP_WORDS,
+    },
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
@@ -236,6 +379,27 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
       searchResults: e.CHAT_SEARCH_RESULTS,
     },
+    web: {
+      session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
+      trustProxy: e.TRUST_PROXY,
+      publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+      passwordSignIn: e.PASSWORD_SIGNIN,
+      oidc:
+        e.OIDC_ISSUER === undefined
+          ? undefined
+          : {
+              issuer: e.OIDC_ISSUER,
+              clientId: e.OIDC_CLIENT_ID!,
+              clientSecret: e.OIDC_CLIENT_SECRET,
+              scopes: e.OIDC_SCOPES,
+              allowedDomains: commaList(e.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase()),
+              groupsClaim: e.OIDC_GROUPS_CLAIM,
+              adminGroups: commaList(e.OIDC_ADMIN_GROUPS),
+              developerGroups: commaList(e.OIDC_DEVELOPER_GROUPS),
+              label: e.OIDC_LABEL,
+            },
+    },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
     connectorSecret: e.CONNECTOR_SECRET,
   };

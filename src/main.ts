@@ -3,12 +3,13 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, and
- * close the state). `npm start` runs this file; `--version` and `--help` print and exit, `connector run <id>`
- * runs one connector and exits (src/cli.ts, src/connector-command.ts).
+ * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
+ * the audit log, the conversation files and the state). `npm start` runs this file; `--version` and `--help`
+ * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AuditLog } from './audit/audit.ts';
 import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { createApp } from './app.ts';
@@ -21,6 +22,8 @@ import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
 import { closeSharedPool } from '../extractors/index.ts';
+import { loadWebAssets } from './web/assets/store.ts';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { ConnectorScheduler } from './connectors/scheduler.ts';
 import { runConnectorCommand } from './connector-command.ts';
 import { UploadSessions } from './uploads/sessions.ts';
@@ -67,7 +70,21 @@ async function main(): Promise<void> {
 
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
+  const searchRunner =
+    config.searchThreads > 0
+      ? new SearchPool(index, config.searchThreads, log, {
+          perAccount: config.search.accountConcurrency,
+          cheapWords: config.search.cheapWords,
+        })
+      : undefined;
+  const webAssets = await loadWebAssets();
+  const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
+  const audit = new AuditLog({
+    dir: join(config.dataDir, 'audit'),
+    log: log.child({ component: 'audit' }),
+    now,
+    retentionDays: config.auditRetentionDays,
+  });
   const connectors = new ConnectorScheduler({ config, state, documents, log, now });
   await connectors.start({ background: true });
   const uploads = await UploadSessions.open(join(config.dataDir, 'uploads'), {
@@ -77,7 +94,20 @@ async function main(): Promise<void> {
     now,
     log,
   });
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner, connectors, uploads };
+  const services: Services = {
+    config,
+    log,
+    state,
+    now,
+    webSearch,
+    documents,
+    searchRunner,
+    webAssets,
+    audit,
+    conversations,
+    connectors,
+    uploads,
+  };
   const app = createApp(services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -105,6 +135,8 @@ async function main(): Promise<void> {
       await documents.close();
       await index.close();
       await closeSharedPool();
+      await audit.close();
+      await conversations.close();
       await state.close();
       log.info('stopped');
       process.exit(0);

@@ -2,7 +2,7 @@
  * Open the durable control-plane state: an FsJournal under
  * `<DATA_DIR>/state` (see src/storage/fs-journal.ts for the file layout),
  * replayed into a StateStore with every state part of the service. The one
- * place that knows every part (accounts, control plane, agents, connectors); tests open a
+ * place that knows every part (accounts, control plane, agents, sessions, connectors); tests open a
  * StateStore over a MemoryJournal with the same list.
  */
 import { join } from 'node:path';
@@ -12,11 +12,12 @@ import { connectorsPart } from './connectors/state.ts';
 import type { Config } from './config.ts';
 import { indexingPart } from './controlplane/state.ts';
 import type { Logger } from './log.ts';
+import { sessionsPart } from './sessions/state.ts';
 import { MemoryJournal, StateStore, type StatePart } from './state/store.ts';
 import { FsJournal } from './storage/fs-journal.ts';
 
 /** Every state part of the service. */
-export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart, connectorsPart];
+export const stateParts: StatePart<any, any>[] = [accountsPart, indexingPart, agentsPart, sessionsPart, connectorsPart];
 
 /** Directory of the state files inside the data directory. */
 export const stateDir = (dataDir: string): string => join(dataDir, 'state');

@@ -9,6 +9,11 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { AuditLog } from './audit/audit.ts';
+import type { OidcSignIn } from './sessions/oidc.ts';
+import type { SignInThrottle } from './sessions/throttle.ts';
+import type { WebAssets } from './build/web-assets.ts';
+import type { ConversationStore } from './conversations/store.ts';
 import type { ConnectorScheduler } from './connectors/scheduler.ts';
 import type { UploadSessions } from './uploads/sessions.ts';
 
@@ -28,6 +33,16 @@ export interface Services {
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */
   chatFetch?: typeof fetch;
+  /** Failed sign-in counts (one per process); createApp makes one when absent. */
+  signInThrottle?: SignInThrottle;
+  /** The audit log of administrative changes and sign-ins (main.ts opens it under DATA_DIR/audit). */
+  audit?: AuditLog;
+  /** Single sign-on (createApp makes one from `config.web.oidc` when absent). */
+  oidc?: OidcSignIn;
+  /** Saved chat conversations per account; createApp makes one under DATA_DIR when absent. */
+  conversations?: ConversationStore;
+  /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
+  webAssets?: WebAssets;
   /** Runs the connectors (src/connectors/); absent: no connectors API. */
   connectors?: ConnectorScheduler;
   /** Upload sessions of the Indexing API (src/uploads/); absent: no upload-session routes. */

@@ -13,7 +13,16 @@ export type Role = 'administrator' | 'developer';
 /** Who made the request, as established by authentication. */
 export type Principal =
   | { kind: 'master' }
-  | { kind: 'account'; accountId: string; email: string; roles: Role[]; keyId: string }
+  | {
+      kind: 'account';
+      accountId: string;
+      email: string;
+      roles: Role[];
+      /** The personal key's id, or the session's id for a browser session. */
+      keyId: string;
+      /** Set when the request was authenticated by a browser session (src/http/session.ts). */
+      sessionId?: string;
+    }
   | { kind: 'service_account'; serviceAccountId: string; name: string; keyId: string };
 
 /** Master key, or an account holding both the administrator and developer roles (spec, Authentication 2). */

@@ -10,5 +10,7 @@ export interface AppEnv {
     requestId: string;
     log: Logger;
     principal: Principal;
+    /** The CSRF token of the request's browser session, when it has one (http/session.ts). */
+    csrf?: string;
   };
 }

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { buildBinary } from '../../src/build/binary.ts';
 import { EnvSchema } from '../../src/config.ts';
+import { HttpBrowser } from '../support/web.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN_KEY = `test-admin-${randomBytes(12).toString('hex')}`;
@@ -207,6 +208,23 @@ test('from an empty folder: serves the admin, Indexing and search APIs, extracts
     ['wiki:doc-1'],
   );
   assert.equal(found.body.results[0].file_type, 'word');
+
+  // The pages and their assets come from the binary: sign in through the form, load the search page and its module.
+  const password = await call('PUT', '/api/admin/accounts/user@example.com/password', ADMIN_KEY, {
+    password: 'binary test password',
+  });
+  assert.equal(password.status, 200, JSON.stringify(password.body));
+  const browser = new HttpBrowser(server.base);
+  assert.equal((await browser.signIn('user@example.com', 'binary test password')).status, 303);
+  const page = await browser.request('/?q=photosynthesis');
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  const script = /<script type="module" src="(\/assets\/search\.[0-9a-f]+\.js)"/.exec(page.text)?.[1];
+  assert.ok(script, 'the search page loads its module');
+  const asset = await fetch(server.base + script, { headers: { 'accept-encoding': 'br' } });
+  assert.equal(asset.status, 200);
+  assert.match(asset.headers.get('content-type') ?? '', /^text\/javascript/);
+  assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
 
   server.child.kill('SIGTERM');
   assert.equal(await server.exited, 0, server.output());

@@ -33,6 +33,8 @@ export interface DocsHarnessOptions {
   searchThreads?: number;
   /** The services' wall clock (epoch ms; keys, date presets of searches); default Date.now. */
   now?: () => number;
+  /** Further services (web assets, fakes of external services). */
+  services?: Partial<Services>;
 }
 
 export async function docsHarness(opts: DocsHarnessOptions = {}) {
@@ -56,8 +58,11 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     maxPendingBytes: opts.maxPendingBytes,
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
-  const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
-  const services: Services = { ...base, documents, searchRunner };
+  const scheduling = { perAccount: config.search.accountConcurrency, cheapWords: config.search.cheapWords };
+  const searchRunner = opts.searchThreads
+    ? new SearchPool(index, opts.searchThreads, silentLogger, scheduling)
+    : undefined;
+  const services: Services = { ...base, documents, searchRunner, ...opts.services };
   const app = createApp(services);
 
   /** Send `body` (object or raw string) to `path` with bearer `key` (null: none). */
