@@ -17,7 +17,8 @@ import { ConnectorScheduler } from '../../src/connectors/scheduler.ts';
 import type { RunView } from '../../src/connectors/run-log.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
 import { DocumentService } from '../../src/documents/service.ts';
-import { silentLogger } from '../../src/log.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
+import { AuditLog } from '../../src/audit/audit.ts';
 import { DOCUMENT_SCHEMA, documentKey } from '../../src/documents/index-schema.ts';
 import type { Services } from '../../src/services.ts';
 import { documentIdOf } from '../../src/connectors/ids.ts';
@@ -34,10 +35,15 @@ export interface HarnessOptions {
   onDisk?: boolean;
   /** Schedule runs in the background as the server does (default false: tests start runs). */
   background?: boolean;
+  /** The logger of every service (default: silent). */
+  log?: Logger;
+  /** Keep an audit log in `<dir>/audit`, as the server does (default false). */
+  audit?: boolean;
 }
 
 export async function connectorHarness(opts: HarnessOptions = {}) {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'connectors-test-')));
+  const log = opts.log ?? silentLogger;
   const onDisk = opts.onDisk ?? opts.dir !== undefined;
   const base = await testServices({
     env: { DATA_DIR: dir, CONNECTOR_SECRET: SECRET, ...opts.env },
@@ -60,20 +66,21 @@ export async function connectorHarness(opts: HarnessOptions = {}) {
     index,
     state,
     readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract }),
-    log: silentLogger,
+    log,
     now: () => Date.now(),
   });
   const now = () => Date.now();
-  const scheduler = new ConnectorScheduler({ config, state, documents, log: silentLogger, now });
+  const scheduler = new ConnectorScheduler({ config, state, documents, log, now });
   await scheduler.start({ background: opts.background ?? false });
   const uploads = await UploadSessions.open(join(dir, 'uploads'), {
     state,
     documents,
     maxBinaryBytes: config.maxBinaryBytes,
     now,
-    log: silentLogger,
+    log,
   });
-  const services: Services = { config, log: silentLogger, state, now, documents, connectors: scheduler, uploads };
+  const audit = opts.audit ? new AuditLog({ dir: join(dir, 'audit'), log, now, retentionDays: 30 }) : undefined;
+  const services: Services = { config, log, state, now, documents, connectors: scheduler, uploads, audit };
   const app = createApp(services);
 
   async function call(method: string, path: string, key: string | null, body?: unknown) {
@@ -140,6 +147,7 @@ export async function connectorHarness(opts: HarnessOptions = {}) {
     async close(removeDir = opts.dir === undefined) {
       await scheduler.stop();
       await uploads.close();
+      await audit?.close();
       await documents.close();
       await index.close();
       await state.close();
