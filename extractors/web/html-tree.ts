@@ -9,7 +9,7 @@
  *
  * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored.
  */
-import { decodeEntities } from '../formats/html-entities.ts';
+import { decodeAttributeEntities, decodeEntities } from '../formats/html-entities.ts';
 
 export interface HtmlElement {
   tag: string;
@@ -80,7 +80,7 @@ function parseAttrs(raw: string, kept: ReadonlySet<string> = KEPT_ATTRS): Record
   let m: RegExpExecArray | null;
   while ((m = ATTR_RE.exec(raw)) !== null) {
     const name = m[1].toLowerCase();
-    if (kept.has(name) && !(name in attrs)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    if (kept.has(name) && !(name in attrs)) attrs[name] = decodeAttributeEntities(m[2] ?? m[3] ?? m[4] ?? '');
   }
   return attrs;
 }

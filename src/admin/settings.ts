@@ -73,6 +73,7 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   OIDC_LABEL: (c) => c.web.oidc?.label,
   PUBLIC_URL: (c) => c.web.publicUrl,
   CONNECTOR_SECRET: (c) => c.connectorSecret,
+  CORS_ORIGINS: (c) => list(c.corsOrigins),
 };
 
 export interface SettingView {
