@@ -33,7 +33,7 @@ import { leaderGroups } from './similarity/leader-groups.ts';
 import { selectTerms } from './similarity/more-like-this.ts';
 import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
 import { candidateList, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from './util/bounded-map.ts';
 import type { MltCandidateList, SelectedTerms } from './similarity/mlt-cache.ts';
 
 export interface SearchSchema {

@@ -3,7 +3,7 @@
  * Layout: one width byte w, then ceil(n*w/8) bytes, little-endian bit order.
  * Widths above 24 fall back to 4 raw bytes per value (w byte = 32).
  */
-import type { ByteWriter } from './bytes.ts';
+import type { ByteWriter } from '../util/bytes.ts';
 
 export function bitWidth(values: Int32Array, n: number): number {
   let or = 0;

@@ -3,7 +3,7 @@
  * by term (termStarts, scatterLog), terms in dictionary order (sortedTerms), each field's norms
  * and postings (fieldNorms, writeTerms), and the SimHash signatures section.
  */
-import type { IntList } from './growable.ts';
+import type { IntList } from '../util/growable.ts';
 import { intToByte4, NORM_TABLE } from './norms.ts';
 import type { PostingsWriter } from './postings-writer.ts';
 import type { TermsWriter } from './terms-writer.ts';

@@ -5,8 +5,8 @@
  * GC: freed ArrayBuffer memory returns to malloc only at a full GC, and the process heap grows
  * past it meanwhile. releasePooledLogs drops everything (with the flush scratch, scratch.ts).
  */
-import type { IntList } from './growable.ts';
-import { releaseScratch } from './scratch.ts';
+import type { IntList } from '../util/growable.ts';
+import { releaseScratch } from '../util/scratch.ts';
 
 /** Ints per buffer term in SegmentBuffer's term state: last doc, freq in it, xxh64 high, low. */
 export const TERM_STATE = 4;

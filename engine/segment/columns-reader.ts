@@ -2,7 +2,7 @@
  * Readers of the columns in columns-writer.ts. Value dictionaries are decoded on first
  * use of a column; everything else is a zero-copy typed-array view of the segment file.
  */
-import { ByteReader } from './bytes.ts';
+import { ByteReader } from '../util/bytes.ts';
 import { ArrayPostingsIterator } from './array-postings.ts';
 import type { KeywordColumnSections } from './columns-writer.ts';
 import type { PostingsIterator } from './types.ts';

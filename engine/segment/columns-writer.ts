@@ -9,8 +9,8 @@
  *   vdocs  : Int32[] ascending per value (the inverted list behind keywordDocs())
  * Numeric column: Float64[maxDoc], NaN = no value.
  */
-import { ByteWriter } from './bytes.ts';
-import { IntList } from './growable.ts';
+import { ByteWriter } from '../util/bytes.ts';
+import { IntList } from '../util/growable.ts';
 
 export interface KeywordColumnSections {
   vals: Uint8Array;

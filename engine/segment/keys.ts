@@ -6,7 +6,7 @@
  * The hash (hashKey) is computed in JS over UTF-16 code units: it is on the hot path of every add
  * (update-by-key lookups), where a native call per key would cost more than the hashing.
  */
-import { ByteWriter, decodeUtf8 } from './bytes.ts';
+import { ByteWriter, decodeUtf8 } from '../util/bytes.ts';
 
 export interface KeySections {
   kblob: Uint8Array;

@@ -6,7 +6,7 @@
  * counted per thread (`postingsBlocksDecoded`: the work measure of query budgets).
  */
 import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
-import { ByteReader } from './bytes.ts';
+import { ByteReader } from '../util/bytes.ts';
 import { unpackBlock } from './bitpack.ts';
 import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';
 import { intToByte4 } from './norms.ts';

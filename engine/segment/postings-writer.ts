@@ -11,7 +11,7 @@
  * Impacts pair a freq with the smallest decoded field length among docs having at least that freq,
  * so BM25 of each pair is an upper bound for the block.
  */
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../util/bytes.ts';
 import { packBlock } from './bitpack.ts';
 import { intToByte4, NORM_TABLE } from './norms.ts';
 

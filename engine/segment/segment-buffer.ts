@@ -15,7 +15,7 @@
  */
 import type { Token, Language } from '../analysis/types.ts';
 import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
-import { IntList, FloatList } from './growable.ts';
+import { IntList, FloatList } from '../util/growable.ts';
 import { KeywordColumnWriter } from './columns-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
 import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';

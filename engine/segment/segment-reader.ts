@@ -5,7 +5,7 @@
  * contain the segment and reference-counted so that their file is deleted only when
  * neither the commit point nor any searcher uses it.
  */
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 import { EngineError } from '../errors.ts';
 import { SegmentFileReader } from './segment-file.ts';
 import type { SegmentMeta } from './segment-writer.ts';

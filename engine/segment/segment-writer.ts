@@ -10,7 +10,7 @@
  * the field names in the meta's `displayFields` (segments without them have no display store).
  */
 import { sharedBytes } from './shared-bytes.ts';
-import { giveScratch } from './scratch.ts';
+import { giveScratch } from '../util/scratch.ts';
 import { PostingsWriter } from './postings-writer.ts';
 import { TermsWriter } from './terms-writer.ts';
 import { SegmentFileWriter } from './segment-file.ts';

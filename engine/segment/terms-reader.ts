@@ -2,7 +2,7 @@
  * Term dictionary reader for the format of terms-writer.ts: binary search over block
  * first terms (decoded lazily and cached), then a linear scan inside one block.
  */
-import { ByteReader, decodeUtf8, encodeUtf8 } from './bytes.ts';
+import { ByteReader, decodeUtf8, encodeUtf8 } from '../util/bytes.ts';
 import type { TermMeta } from './postings-writer.ts';
 import { TERMS_PER_BLOCK } from './terms-writer.ts';
 

@@ -7,7 +7,7 @@
  *        varint totalTermFreq - docFreq, varint docStart, varint posStart
  * (docStart / posStart absolute at a block start, deltas from the previous entry inside a block).
  */
-import { ByteWriter } from './bytes.ts';
+import { ByteWriter } from '../util/bytes.ts';
 import type { TermMeta } from './postings-writer.ts';
 
 export const TERMS_PER_BLOCK = 32;

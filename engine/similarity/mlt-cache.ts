@@ -16,7 +16,7 @@
  *   when enough survive, or when the list holds every match.
  * Both are bounded; least recently used entries are evicted first.
  */
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 import type { Language } from '../analysis/types.ts';
 import type { MoreLikeThisOptions } from './more-like-this.ts';
 

@@ -16,8 +16,8 @@
  * With `displayFields`, the writer also keeps those stored fields of every doc in a display
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
-import { ByteWriter } from '../segment/bytes.ts';
-import { takeScratch } from '../segment/scratch.ts';
+import { ByteWriter } from '../util/bytes.ts';
+import { takeScratch } from '../util/scratch.ts';
 import { closeWriter, collectBlocks, compressBlockTo, openWriter, type BlockSink } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';

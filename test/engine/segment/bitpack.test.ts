@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packBlock, unpackBlock } from '../../../engine/segment/bitpack.ts';
-import { ByteWriter } from '../../../engine/segment/bytes.ts';
+import { ByteWriter } from '../../../engine/util/bytes.ts';
 import { rng } from '../helpers/random.ts';
 
 test('packed blocks of every width and length decode to their values, laid end to end', () => {

@@ -9,7 +9,7 @@ import { PostingsWriter, BLOCK_SIZE } from '../../../engine/segment/postings-wri
 import { BlockPostingsIterator } from '../../../engine/segment/postings-reader.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import { packBlock, unpackBlock } from '../../../engine/segment/bitpack.ts';
-import { ByteWriter } from '../../../engine/segment/bytes.ts';
+import { ByteWriter } from '../../../engine/util/bytes.ts';
 import { intToByte4, byte4ToInt, NORM_TABLE } from '../../../engine/segment/norms.ts';
 
 function rng(seed: number) {

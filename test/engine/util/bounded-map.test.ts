@@ -1,7 +1,7 @@
 /** BoundedMap: never holds more than its bound, keeps recently read entries, and answers like a Map for what it holds. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedMap } from '../../engine/bounded-map.ts';
+import { BoundedMap } from '../../../engine/util/bounded-map.ts';
 
 test('holds at most maxEntries entries and drops the least recently used first', () => {
   const m = new BoundedMap<string, number>(10);

@@ -5,7 +5,7 @@
  */
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { giveScratch, releaseScratch, scratchBytes, takeScratch } from '../../../engine/segment/scratch.ts';
+import { giveScratch, releaseScratch, scratchBytes, takeScratch } from '../../../engine/util/scratch.ts';
 
 const KB = 1024;
 const MB = 1024 * KB;
