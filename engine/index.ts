@@ -37,7 +37,7 @@ export type { CompactionOptions, MergePolicyOptions } from './merge/merge-schedu
 export type { Language } from './analysis/types.ts';
 export { ANALYSIS_VERSION, analyze, analyzeQuery, detectLanguage } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
-export { hammingDistance, simhash } from './similarity/simhash.ts';
+export { hammingDistance, simhash } from './duplicates/simhash.ts';
 export { startModuleWorker } from './util/worker-start.ts';
 export { SEA_MERGE_WORKER_ASSET } from './merge/merge-thread.ts';
 export { BoundedMap } from './util/bounded-map.ts';

@@ -28,13 +28,13 @@ import { graphemeFloor } from './highlight/graphemes.ts';
 import type { HighlightOptions } from './highlight/passages.ts';
 import { summarize } from './highlight/summary.ts';
 import type { SummaryOptions } from './highlight/summary.ts';
-import { nearDuplicatesIn, signatureWords, splitSignature } from './similarity/near-duplicates.ts';
-import { leaderGroups } from './similarity/leader-groups.ts';
-import { selectTerms } from './similarity/more-like-this.ts';
-import type { MoreLikeThisOptions } from './similarity/more-like-this.ts';
-import { candidateList, mltOptionsKey, termsCacheOf } from './similarity/mlt-cache.ts';
+import { nearDuplicatesIn, signatureWords, splitSignature } from './duplicates/near-duplicates.ts';
+import { leaderGroups } from './duplicates/leader-groups.ts';
+import { selectTerms } from './mlt/more-like-this.ts';
+import type { MoreLikeThisOptions } from './mlt/more-like-this.ts';
+import { candidateList, mltOptionsKey, termsCacheOf } from './mlt/mlt-cache.ts';
 import { BoundedMap } from './util/bounded-map.ts';
-import type { MltCandidateList, SelectedTerms } from './similarity/mlt-cache.ts';
+import type { MltCandidateList, SelectedTerms } from './mlt/mlt-cache.ts';
 
 export interface SearchSchema {
   textFields: Record<string, { boost?: number }>;
@@ -376,7 +376,7 @@ export class Searcher {
    * `fields`: the text fields whose terms are considered and on which the
    * generated query is scored (default: all). The selected terms are cached per
    * source doc version across snapshots, and the unfiltered best matches per
-   * snapshot once a second filter asks (similarity/mlt-cache.ts); either way the
+   * snapshot once a second filter asks (mlt/mlt-cache.ts); either way the
    * result is exactly the filtered query's for the selected terms. The source is a key or a hit
    * (found by its ref when it came from this snapshot, else by its key).
    */
@@ -456,7 +456,7 @@ export class Searcher {
     return out;
   }
 
-  /** The source doc's more-like-this terms: cached by (segment id, doc) across snapshots (see similarity/mlt-cache.ts). */
+  /** The source doc's more-like-this terms: cached by (segment id, doc) across snapshots (see mlt/mlt-cache.ts). */
   private mltTerms(
     loc: { segment: number; doc: number },
     from: { name: string }[],

@@ -36,7 +36,7 @@ export interface SnapshotContext {
 /**
  * The query: a parsed query, or `terms`, an OR of distinct index terms with boost 1 (a
  * more-like-this query): planned directly (plan.ts buildTermsPlan), as buildPlan would plan
- * termsQuery(terms) (similarity/more-like-this.ts), without building its clauses.
+ * termsQuery(terms) (mlt/more-like-this.ts), without building its clauses.
  */
 export type ExecuteRequest = ExecuteOptions &
   ({ query: ParsedQuery; terms?: undefined } | { terms: readonly { term: string }[]; query?: undefined });

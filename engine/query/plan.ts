@@ -359,7 +359,7 @@ export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats):
 
 /**
  * The plan of an OR of distinct index terms, boost 1, no compound parts (a more-like-this
- * query, see similarity/more-like-this.ts termsQuery): the same plan as buildPlan of
+ * query, see mlt/more-like-this.ts termsQuery): the same plan as buildPlan of
  * termsQuery(terms), without building, checking and merging clauses. `terms` must be distinct.
  */
 export function buildTermsPlan(terms: readonly { term: string }[], ctx: PlanContext, stats: GlobalStats): QueryPlan {

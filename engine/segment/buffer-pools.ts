@@ -3,7 +3,7 @@
  * chunks, the flush's sort array, and the largest term state and registry maps of flushed buffers.
  * A bulk load thus reuses the same few tens of MB instead of leaving a new set per buffer to the
  * GC: freed ArrayBuffer memory returns to malloc only at a full GC, and the process heap grows
- * past it meanwhile. releasePooledLogs drops everything (with the flush scratch, scratch.ts).
+ * past it meanwhile. releasePooledLogs drops everything (with the flush scratch, util/scratch.ts).
  */
 import type { IntList } from '../util/growable.ts';
 import { releaseScratch } from '../util/scratch.ts';

@@ -40,7 +40,7 @@ export class PostingsWriter {
 
   /**
    * Size hints (bytes) avoid regrowing the streams; they are only hints. The streams are flush
-   * scratch (scratch.ts): recycle() once their bytes are copied out.
+   * scratch (util/scratch.ts): recycle() once their bytes are copied out.
    */
   constructor(docBytesHint = 1 << 16, posBytesHint = 1 << 16) {
     this.docOut = new ByteWriter(docBytesHint, true);

@@ -33,7 +33,7 @@ import {
 import { fieldNorms, scatterLog, signatures, sortedTerms, termStarts, writeTerms } from './buffer-flush.ts';
 import { writeKeys } from './keys.ts';
 import { StoredWriter, type StoredBlocks } from '../store/stored-writer.ts';
-import { SimHashBuilder, termHash } from '../similarity/simhash.ts';
+import { SimHashBuilder, termHash } from '../duplicates/simhash.ts';
 
 interface FieldBuffer {
   name: string;

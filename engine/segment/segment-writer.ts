@@ -39,7 +39,7 @@ export interface SegmentChunks {
   size: number;
   meta: SegmentMeta;
   /**
-   * Gives the scratch buffers under the chunks back to the flush scratch pool (scratch.ts).
+   * Gives the scratch buffers under the chunks back to the flush scratch pool (util/scratch.ts).
    * Call it once the chunks are copied (concatChunks) or written, and use no chunk afterwards.
    */
   recycle(): void;

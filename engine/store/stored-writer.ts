@@ -32,7 +32,7 @@ export interface StoredBlocks {
   offsets: Float64Array;
   /** The display store, when the writer was given display fields. */
   display?: DisplaySections;
-  /** Flush scratch under `data` (segment/scratch.ts), to give back once `data` is copied. */
+  /** Flush scratch under `data` (util/scratch.ts), to give back once `data` is copied. */
   scratch?: Uint8Array[];
 }
 

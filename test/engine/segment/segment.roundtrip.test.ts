@@ -11,7 +11,7 @@ import { SegmentCore, SegmentView } from '../../../engine/segment/segment-reader
 import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import { EngineError } from '../../../engine/errors.ts';
-import { simhash } from '../../../engine/similarity/simhash.ts';
+import { simhash } from '../../../engine/duplicates/simhash.ts';
 
 function tokens(text: string) {
   return text

@@ -1,5 +1,5 @@
 /**
- * Flush scratch pool (engine/segment/scratch.ts): a buffer given back is handed out again for a
+ * Flush scratch pool (engine/util/scratch.ts): a buffer given back is handed out again for a
  * request of about its size (not for a much smaller one), requests are rounded up, views,
  * shared memory and small buffers are never pooled, the pool is bounded, and releaseScratch empties it.
  */

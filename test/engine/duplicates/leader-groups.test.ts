@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { leaderGroups } from '../../../engine/similarity/leader-groups.ts';
-import { halvesDistance, MAX_DUPLICATE_DISTANCE } from '../../../engine/similarity/near-duplicates.ts';
+import { leaderGroups } from '../../../engine/duplicates/leader-groups.ts';
+import { halvesDistance, MAX_DUPLICATE_DISTANCE } from '../../../engine/duplicates/near-duplicates.ts';
 import { int, rng } from '../helpers/random.ts';
 
 function bruteForce(his: number[], los: number[]): number[] {

@@ -11,7 +11,7 @@ import {
   hammingDistance,
   signatureWords,
   splitSignature,
-} from '../../../engine/similarity/near-duplicates.ts';
+} from '../../../engine/duplicates/near-duplicates.ts';
 import type { SegmentReader } from '../../../engine/segment/types.ts';
 import { SCHEMA, makeDoc } from '../helpers/storage-fixtures.ts';
 import { int, rng } from '../helpers/random.ts';

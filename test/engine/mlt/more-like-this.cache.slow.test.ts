@@ -1,5 +1,5 @@
 /**
- * moreLikeThis caches (similarity/mlt-cache.ts): the per-snapshot unfiltered
+ * moreLikeThis caches (mlt/mlt-cache.ts): the per-snapshot unfiltered
  * candidate list filtered by a viewer's filter returns exactly the filtered
  * more-like-this ranking, never a deleted doc; term selections cached across
  * snapshots stay exact on small indexes (they are reused across snapshots only

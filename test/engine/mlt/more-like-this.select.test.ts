@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Token } from '../../../engine/analysis/types.ts';
-import { selectTerms } from '../../../engine/similarity/more-like-this.ts';
+import { selectTerms } from '../../../engine/mlt/more-like-this.ts';
 import { doc, indexOf } from '../helpers/index-fixture.ts';
 import { int, rng } from '../helpers/random.ts';
 

@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { simhash, hammingDistance, termHash, SimHashBuilder } from '../../../engine/similarity/simhash.ts';
+import { simhash, hammingDistance, termHash, SimHashBuilder } from '../../../engine/duplicates/simhash.ts';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
 const base = words(
