@@ -5,7 +5,7 @@
  * the errors and the searcher types.
  */
 import type { Directory } from './directory/types.ts';
-import type { Bm25Params } from './scoring/bm25.ts';
+import type { Bm25Params } from './similarity/bm25.ts';
 import type { IndexSchema, EngineEvent } from './document.ts';
 import { EngineError } from './errors.ts';
 import { validateDisplayFields } from './document.ts';
@@ -32,7 +32,7 @@ export { Searcher } from './searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
 export type { SearcherOptions } from './searcher.ts';
 export type * from './query/types.ts';
-export type { Bm25Params } from './scoring/bm25.ts';
+export type { Bm25Params } from './similarity/bm25.ts';
 export type { CompactionOptions, MergePolicyOptions } from './merge/merge-scheduler.ts';
 export type { Language } from './analysis/types.ts';
 export { ANALYSIS_VERSION, analyze, analyzeQuery, detectLanguage } from './analysis/index.ts';

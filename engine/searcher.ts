@@ -4,15 +4,15 @@
  *
  * Statistics (docCount, df, avgdl per field) are summed across the snapshot's
  * segments, so scores do not depend on how docs are split into segments. Hits
- * are ranked by BM25 (see scoring/bm25.ts, query/plan.ts) with ties broken by
+ * are ranked by BM25 (see similarity/bm25.ts, query/plan.ts) with ties broken by
  * segment order, then doc id. Top-k uses block-max MaxScore (query/top-k.ts)
  * unless `pruning: false`, which scores every match (same results, slower).
  * Filters compile per segment to cached bitsets or per-doc checks (query/filter.ts).
  */
 import { analyze as defaultAnalyze, analyzeQuery as defaultAnalyzeQuery } from './analysis/index.ts';
 import type { Language, QueryWord, Token } from './analysis/types.ts';
-import { bm25Idf, bm25Params } from './scoring/bm25.ts';
-import type { Bm25Params } from './scoring/bm25.ts';
+import { bm25Idf, bm25Params } from './similarity/bm25.ts';
+import type { Bm25Params } from './similarity/bm25.ts';
 import { NO_MORE_DOCS } from './segment/types.ts';
 import type { SegmentReader } from './segment/types.ts';
 import { compileFilter, FilterCache, filterKey, validateFilter } from './query/filter.ts';

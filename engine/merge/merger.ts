@@ -17,7 +17,7 @@ import { BlockPostingsIterator } from '../segment/postings-reader.ts';
 import type { TermEntry } from '../segment/terms-reader.ts';
 import { KeywordColumnWriter } from '../segment/columns-writer.ts';
 import { writeKeys } from '../segment/keys.ts';
-import { NORM_TABLE } from '../segment/norms.ts';
+import { NORM_TABLE } from '../similarity/norms.ts';
 import { StoredWriter } from '../store/stored-writer.ts';
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import { EngineError } from '../errors.ts';

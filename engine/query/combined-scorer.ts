@@ -15,9 +15,9 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { Impact, PostingsIterator, SegmentReader } from '../segment/types.ts';
-import { NORM_TABLE } from '../segment/norms.ts';
-import { bm25Score } from '../scoring/bm25.ts';
-import type { TermWeight } from '../scoring/bm25.ts';
+import { NORM_TABLE } from '../similarity/norms.ts';
+import { bm25Score } from '../similarity/bm25.ts';
+import type { TermWeight } from '../similarity/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
 import { acquireScratch, releaseScratch, scoreRangeByDoc } from './bulk-window.ts';
 import type { Scorer } from './scorers.ts';

@@ -8,7 +8,7 @@
  * segment is searched either.
  */
 import type { SegmentReader } from '../segment/types.ts';
-import type { Bm25Params } from '../scoring/bm25.ts';
+import type { Bm25Params } from '../similarity/bm25.ts';
 import { compileFilter, filterKey, nextSetBit } from './filter.ts';
 import type { FilterCache } from './filter.ts';
 import { plannedWork, type BudgetMeter } from './budget.ts';

@@ -6,7 +6,7 @@
  * of a field's window impacts at a doc's norm byte.
  */
 import type { Impact, SegmentReader } from '../segment/types.ts';
-import { intToByte4, NORM_TABLE } from '../segment/norms.ts';
+import { intToByte4, NORM_TABLE } from '../similarity/norms.ts';
 
 /** A text field of the schema with its boost (length weight). */
 export interface FieldLengths {

@@ -5,8 +5,8 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
-import { bm25Score } from '../scoring/bm25.ts';
-import type { TermWeight } from '../scoring/bm25.ts';
+import { bm25Score } from '../similarity/bm25.ts';
+import type { TermWeight } from '../similarity/bm25.ts';
 import type { Scorer } from './scorers.ts';
 
 /** Positions source of one phrase slot: one term, or a union of alternatives with merged positions. */

@@ -12,8 +12,8 @@
  * slot is that of its most frequent alternative), times the field boost.
  */
 import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
-import { bm25TermWeight } from '../scoring/bm25.ts';
-import type { Bm25Params, TermWeight } from '../scoring/bm25.ts';
+import { bm25TermWeight } from '../similarity/bm25.ts';
+import type { Bm25Params, TermWeight } from '../similarity/bm25.ts';
 import { lengthTable, MaxScorer, TermScorer } from './scorers.ts';
 import { PhraseScorer, SlotPostings } from './phrase-scorer.ts';
 import { CombinedScorer } from './combined-scorer.ts';

@@ -20,9 +20,9 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
-import { bm25Score, bm25UpperBound } from '../scoring/bm25.ts';
-import { NORM_TABLE } from '../segment/norms.ts';
-import type { TermWeight } from '../scoring/bm25.ts';
+import { bm25Score, bm25UpperBound } from '../similarity/bm25.ts';
+import { NORM_TABLE } from '../similarity/norms.ts';
+import type { TermWeight } from '../similarity/bm25.ts';
 import { acquireScratch, releaseScratch, scoreRange } from './bulk-window.ts';
 import type { ScoreTable } from './sparse-exhaustive.ts';
 

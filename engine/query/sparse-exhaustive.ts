@@ -19,8 +19,8 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { PostingsIterator } from '../segment/types.ts';
-import { bm25Score } from '../scoring/bm25.ts';
-import type { TermWeight } from '../scoring/bm25.ts';
+import { bm25Score } from '../similarity/bm25.ts';
+import type { TermWeight } from '../similarity/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
 import type { Scorer } from './scorers.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';

@@ -4,7 +4,7 @@
  * and postings (fieldNorms, writeTerms), and the SimHash signatures section.
  */
 import type { IntList } from '../util/growable.ts';
-import { intToByte4, NORM_TABLE } from './norms.ts';
+import { intToByte4, NORM_TABLE } from '../similarity/norms.ts';
 import type { PostingsWriter } from './postings-writer.ts';
 import type { TermsWriter } from './terms-writer.ts';
 

@@ -9,7 +9,7 @@ import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
 import { ByteReader } from '../util/bytes.ts';
 import { unpackBlock } from './bitpack.ts';
 import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';
-import { intToByte4 } from './norms.ts';
+import { intToByte4 } from '../similarity/norms.ts';
 
 const EMPTY_POSITIONS = new Int32Array(0);
 const NO_BLOCK = new Int32Array(0);

@@ -13,7 +13,7 @@
  */
 import { ByteWriter } from '../util/bytes.ts';
 import { packBlock } from './bitpack.ts';
-import { intToByte4, NORM_TABLE } from './norms.ts';
+import { intToByte4, NORM_TABLE } from '../similarity/norms.ts';
 
 export const BLOCK_SIZE = 128;
 

@@ -17,7 +17,7 @@ import { KeysReader } from './keys.ts';
 import { StoredReader } from '../store/stored-reader.ts';
 import { decodePayload, type StoredPayload } from '../store/payload.ts';
 import { DisplayReader } from '../store/display-store.ts';
-import { NORM_TABLE } from './norms.ts';
+import { NORM_TABLE } from '../similarity/norms.ts';
 import type { FieldStats, PostingsIterator, SegmentReader, TermStats } from './types.ts';
 
 const SKIP_CACHE_TERMS = 512;

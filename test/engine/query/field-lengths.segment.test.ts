@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SegmentReader } from '../../../engine/segment/types.ts';
-import { NORM_TABLE } from '../../../engine/segment/norms.ts';
+import { NORM_TABLE } from '../../../engine/similarity/norms.ts';
 import { segmentLengths } from '../../../engine/query/field-lengths.ts';
 import { int, rng } from '../helpers/random.ts';
 

@@ -12,7 +12,7 @@ import type { SnapshotContext } from '../../../engine/query/execute.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import { buildPlan, buildTermsPlan, GlobalStats } from '../../../engine/query/plan.ts';
 import type { FieldScoring } from '../../../engine/query/plan.ts';
-import { bm25Params } from '../../../engine/scoring/bm25.ts';
+import { bm25Params } from '../../../engine/similarity/bm25.ts';
 import { termsQuery } from '../../../engine/mlt/more-like-this.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';
 

@@ -13,7 +13,7 @@ import type { SnapshotContext } from '../../../engine/query/execute.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import { GlobalStats } from '../../../engine/query/plan.ts';
 import type { Filter, ParsedQuery } from '../../../engine/query/types.ts';
-import { bm25Params } from '../../../engine/scoring/bm25.ts';
+import { bm25Params } from '../../../engine/similarity/bm25.ts';
 import type { PostingsIterator, SegmentReader } from '../../../engine/segment/types.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';
 

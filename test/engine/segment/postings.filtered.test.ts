@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { PostingsWriter } from '../../../engine/segment/postings-writer.ts';
 import { BlockPostingsIterator } from '../../../engine/segment/postings-reader.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
-import { intToByte4 } from '../../../engine/segment/norms.ts';
+import { intToByte4 } from '../../../engine/similarity/norms.ts';
 
 function rng(seed: number) {
   return () => {

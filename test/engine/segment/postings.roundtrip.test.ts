@@ -10,7 +10,7 @@ import { BlockPostingsIterator } from '../../../engine/segment/postings-reader.t
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import { packBlock, unpackBlock } from '../../../engine/segment/bitpack.ts';
 import { ByteWriter } from '../../../engine/util/bytes.ts';
-import { intToByte4, byte4ToInt, NORM_TABLE } from '../../../engine/segment/norms.ts';
+import { intToByte4, byte4ToInt, NORM_TABLE } from '../../../engine/similarity/norms.ts';
 
 function rng(seed: number) {
   return () => {

@@ -9,7 +9,7 @@ import {
   bm25TermWeight,
   bm25UpperBound,
   DEFAULT_BM25,
-} from '../../../engine/scoring/bm25.ts';
+} from '../../../engine/similarity/bm25.ts';
 import { Searcher } from '../../../engine/searcher.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
 import { simpleAnalyzer } from '../helpers/simple-analyzer.ts';
