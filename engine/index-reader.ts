@@ -13,7 +13,7 @@ import type { SegmentView } from './segment/segment-reader.ts';
 import { Searcher, type SearcherOptions } from './searcher.ts';
 import { FilterCache } from './query/filter.ts';
 import { EngineError } from './errors.ts';
-import { droppedShared } from './segment/shared-bytes.ts';
+import { droppedShared } from './directory/shared-bytes.ts';
 import { segmentFileName } from './segment/segment-writer.ts';
 import { shareViews, type SharedSnapshot } from './shared-snapshot.ts';
 

@@ -19,7 +19,7 @@ import { SegmentBuffer, type FlushedSegment } from './segment/segment-buffer.ts'
 import { releasePooledLogs } from './segment/buffer-pools.ts';
 import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from './segment/segment-writer.ts';
-import { hashKey } from './segment/keys.ts';
+import { hashKey } from './columns/keys.ts';
 import type { CommitPoint, SegmentEntry } from './commit/commit-log.ts';
 import { deletionFileName, encodeDeletions } from './commit/deletions.ts';
 import type { OpenedCommit } from './commit/commit-open.ts';

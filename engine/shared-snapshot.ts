@@ -4,7 +4,7 @@
  * The owning thread's `IndexReader.share()` describes its current snapshot as a
  * SharedSnapshot, a structured-cloneable object: the commit info and, per segment,
  * the file image and the snapshot's deletion bitset. Segment images are in shared
- * memory (segment/shared-bytes.ts), so posting a SharedSnapshot to a worker shares
+ * memory (directory/shared-bytes.ts), so posting a SharedSnapshot to a worker shares
  * them instead of copying; only the deletion bitsets (one bit per doc) are copied.
  *
  * A SnapshotReader on the other thread turns the snapshots it is given into
@@ -18,7 +18,7 @@ import type { CommitInfo } from './document.ts';
 import { EngineError } from './errors.ts';
 import { FilterCache } from './query/filter.ts';
 import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
-import { droppedShared, toShared } from './segment/shared-bytes.ts';
+import { droppedShared, toShared } from './directory/shared-bytes.ts';
 import { Searcher, type SearcherOptions } from './searcher.ts';
 
 export interface SharedSegment {

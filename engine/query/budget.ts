@@ -14,8 +14,8 @@
  * was scored or pruned exactly, so the hits are the exact best of the docs
  * searched so far, with their exact scores. Later segments are not searched.
  */
-import { postingsBlocksDecoded } from '../segment/postings-reader.ts';
-import { BLOCK_SIZE } from '../segment/postings-writer.ts';
+import { postingsBlocksDecoded } from '../postings/postings-reader.ts';
+import { BLOCK_SIZE } from '../postings/postings-writer.ts';
 import type { GlobalStats, QueryPlan, Unit } from './plan.ts';
 
 /** Limits of one search; each is off when absent. */

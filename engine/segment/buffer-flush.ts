@@ -5,8 +5,8 @@
  */
 import type { IntList } from '../util/growable.ts';
 import { intToByte4, NORM_TABLE } from '../similarity/norms.ts';
-import type { PostingsWriter } from './postings-writer.ts';
-import type { TermsWriter } from './terms-writer.ts';
+import type { PostingsWriter } from '../postings/postings-writer.ts';
+import type { TermsWriter } from '../termdict/terms-writer.ts';
 
 /** Start of every buffer term's run in the term-sorted log (counting sort's prefix sums; length nTerms + 1). */
 export function termStarts(chunks: readonly Int32Array[], lens: readonly number[], nTerms: number): Int32Array {

@@ -16,8 +16,8 @@
 import type { Token, Language } from '../analysis/types.ts';
 import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
 import { IntList, FloatList } from '../util/growable.ts';
-import { KeywordColumnWriter } from './columns-writer.ts';
-import { TermsWriter } from './terms-writer.ts';
+import { KeywordColumnWriter } from '../columns/columns-writer.ts';
+import { TermsWriter } from '../termdict/terms-writer.ts';
 import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
 import {
   EMPTY_LOG,
@@ -31,7 +31,7 @@ import {
   TERM_STATE,
 } from './buffer-pools.ts';
 import { fieldNorms, scatterLog, signatures, sortedTerms, termStarts, writeTerms } from './buffer-flush.ts';
-import { writeKeys } from './keys.ts';
+import { writeKeys } from '../columns/keys.ts';
 import { StoredWriter, type StoredBlocks } from '../store/stored-writer.ts';
 import { SimHashBuilder, termHash } from '../duplicates/simhash.ts';
 

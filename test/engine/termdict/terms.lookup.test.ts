@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TermsWriter } from '../../../engine/segment/terms-writer.ts';
-import { TermsReader } from '../../../engine/segment/terms-reader.ts';
+import { TermsWriter } from '../../../engine/termdict/terms-writer.ts';
+import { TermsReader } from '../../../engine/termdict/terms-reader.ts';
 import { int, rng } from '../helpers/random.ts';
 
 const ALPHABET = [

@@ -7,8 +7,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PostingsWriter } from '../../../engine/segment/postings-writer.ts';
-import { BlockPostingsIterator } from '../../../engine/segment/postings-reader.ts';
+import { PostingsWriter } from '../../../engine/postings/postings-writer.ts';
+import { BlockPostingsIterator } from '../../../engine/postings/postings-reader.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import { intToByte4 } from '../../../engine/similarity/norms.ts';
 

@@ -5,10 +5,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PostingsWriter, BLOCK_SIZE } from '../../../engine/segment/postings-writer.ts';
-import { BlockPostingsIterator } from '../../../engine/segment/postings-reader.ts';
+import { PostingsWriter, BLOCK_SIZE } from '../../../engine/postings/postings-writer.ts';
+import { BlockPostingsIterator } from '../../../engine/postings/postings-reader.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
-import { packBlock, unpackBlock } from '../../../engine/segment/bitpack.ts';
+import { packBlock, unpackBlock } from '../../../engine/postings/bitpack.ts';
 import { ByteWriter } from '../../../engine/util/bytes.ts';
 import { intToByte4, byte4ToInt, NORM_TABLE } from '../../../engine/similarity/norms.ts';
 

@@ -1,7 +1,7 @@
 /** Segment images in shared memory: allocation, copies, and the release of dropped images (a full GC on demand). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isShared, releaseSharedMemory, sharedBytes, toShared } from '../../../engine/segment/shared-bytes.ts';
+import { isShared, releaseSharedMemory, sharedBytes, toShared } from '../../../engine/directory/shared-bytes.ts';
 
 test('sharedBytes and toShared give SharedArrayBuffer memory; toShared copies only what is not shared', () => {
   const a = sharedBytes(16);

@@ -5,7 +5,7 @@
  * positions only when asked for, impacts only per shallow block. Every block decoded is
  * counted per thread (`postingsBlocksDecoded`: the work measure of query budgets).
  */
-import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
+import { NO_MORE_DOCS, type Impact, type PostingsIterator } from '../segment/types.ts';
 import { ByteReader } from '../util/bytes.ts';
 import { unpackBlock } from './bitpack.ts';
 import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';

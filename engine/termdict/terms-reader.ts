@@ -3,7 +3,7 @@
  * first terms (decoded lazily and cached), then a linear scan inside one block.
  */
 import { ByteReader, decodeUtf8, encodeUtf8 } from '../util/bytes.ts';
-import type { TermMeta } from './postings-writer.ts';
+import type { TermMeta } from '../postings/postings-writer.ts';
 import { TERMS_PER_BLOCK } from './terms-writer.ts';
 
 export interface TermEntry extends TermMeta {

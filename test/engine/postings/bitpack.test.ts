@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packBlock, unpackBlock } from '../../../engine/segment/bitpack.ts';
+import { packBlock, unpackBlock } from '../../../engine/postings/bitpack.ts';
 import { ByteWriter } from '../../../engine/util/bytes.ts';
 import { rng } from '../helpers/random.ts';
 

@@ -3,9 +3,9 @@
  * use of a column; everything else is a zero-copy typed-array view of the segment file.
  */
 import { ByteReader } from '../util/bytes.ts';
-import { ArrayPostingsIterator } from './array-postings.ts';
+import { ArrayPostingsIterator } from '../postings/array-postings.ts';
 import type { KeywordColumnSections } from './columns-writer.ts';
-import type { PostingsIterator } from './types.ts';
+import type { PostingsIterator } from '../segment/types.ts';
 
 const NONE: readonly string[] = Object.freeze([]);
 

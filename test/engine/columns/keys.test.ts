@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeysReader, writeKeys } from '../../../engine/segment/keys.ts';
+import { KeysReader, writeKeys } from '../../../engine/columns/keys.ts';
 import { rng } from '../helpers/random.ts';
 
 test('keys are found by key at every segment size, repeated keys give all their docs, absent keys none', () => {

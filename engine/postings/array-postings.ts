@@ -2,7 +2,7 @@
  * PostingsIterator over a plain ascending doc list (keyword inverted lists): freq 1,
  * virtual blocks of 128 entries for advanceShallow, galloping advance().
  */
-import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
+import { NO_MORE_DOCS, type Impact, type PostingsIterator } from '../segment/types.ts';
 
 const IMPACTS: Impact[] = [{ freq: 1, norm: 1 }];
 const EMPTY = new Int32Array(0);

@@ -8,7 +8,7 @@
  * (docStart / posStart absolute at a block start, deltas from the previous entry inside a block).
  */
 import { ByteWriter } from '../util/bytes.ts';
-import type { TermMeta } from './postings-writer.ts';
+import type { TermMeta } from '../postings/postings-writer.ts';
 
 export const TERMS_PER_BLOCK = 32;
 
