@@ -10,8 +10,8 @@ import type { IndexSchema, EngineEvent } from './document.ts';
 import { EngineError } from './errors.ts';
 import { validateDisplayFields } from './document.ts';
 import { openCommit } from './commit/commit-open.ts';
-import { IndexWriter } from './index-writer.ts';
-import { IndexReader } from './index-reader.ts';
+import { IndexWriter } from './indexer/index-writer.ts';
+import { IndexReader } from './reader/index-reader.ts';
 import { MergeScheduler, type CompactionOptions, type MergePolicyOptions } from './merge/merge-scheduler.ts';
 
 export type { Directory, DirectoryLock } from './directory/types.ts';
@@ -20,14 +20,14 @@ export { MemoryDirectory } from './directory/memory-directory.ts';
 export { EngineError, isEngineError, type EngineErrorCode } from './errors.ts';
 export type { IndexDocument, IndexSchema, CommitInfo, EngineEvent } from './document.ts';
 export { LIMITS } from './document.ts';
-export { IndexWriter } from './index-writer.ts';
-export { IndexReader } from './index-reader.ts';
+export { IndexWriter } from './indexer/index-writer.ts';
+export { IndexReader } from './reader/index-reader.ts';
 export {
   SnapshotReader,
   type SharedSnapshot,
   type SharedSegment,
   type SnapshotReaderOptions,
-} from './shared-snapshot.ts';
+} from './reader/shared-snapshot.ts';
 export { Searcher } from './searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
 export type { SearcherOptions } from './searcher.ts';

@@ -1,6 +1,6 @@
 /**
  * Segment file images live in SharedArrayBuffer memory, so that a snapshot can be
- * handed to other threads (engine/shared-snapshot.ts) without copying: a posted
+ * handed to other threads (engine/reader/shared-snapshot.ts) without copying: a posted
  * SharedArrayBuffer is shared, not cloned. Images are immutable once made, so the
  * sharing needs no synchronisation. Producers (concatChunks, FsDirectory.readFile,
  * MemoryDirectory) allocate shared memory; `toShared` copies anything else once.

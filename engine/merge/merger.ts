@@ -11,7 +11,7 @@
 import type { SegmentCore } from '../segment/segment-reader.ts';
 import { isDeletedIn } from '../segment/segment-reader.ts';
 import { SegmentWriter } from '../segment/segment-writer.ts';
-import type { FlushedSegment } from '../segment/segment-buffer.ts';
+import type { FlushedSegment } from '../indexer/segment-buffer.ts';
 import { TermsWriter } from '../termdict/terms-writer.ts';
 import { BlockPostingsIterator } from '../postings/postings-reader.ts';
 import type { TermEntry } from '../termdict/terms-reader.ts';

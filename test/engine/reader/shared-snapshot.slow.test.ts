@@ -5,9 +5,9 @@ import { MessageChannel } from 'node:worker_threads';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FsDirectory, MemoryDirectory, openIndex, SnapshotReader } from '../../engine/index.ts';
-import type { Directory, Index, Searcher, SharedSnapshot } from '../../engine/index.ts';
-import { doc, schema } from './helpers/index-fixture.ts';
+import { FsDirectory, MemoryDirectory, openIndex, SnapshotReader } from '../../../engine/index.ts';
+import type { Directory, Index, Searcher, SharedSnapshot } from '../../../engine/index.ts';
+import { doc, schema } from '../helpers/index-fixture.ts';
 
 /** The snapshot as another thread receives it (structured clone; shared memory stays shared). */
 function post(s: SharedSnapshot): Promise<SharedSnapshot> {

@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SegmentBuffer, type AnalyzedDoc } from '../../../engine/segment/segment-buffer.ts';
-import { LOG_CHUNK_INTS } from '../../../engine/segment/buffer-pools.ts';
+import { SegmentBuffer, type AnalyzedDoc } from '../../../engine/indexer/segment-buffer.ts';
+import { LOG_CHUNK_INTS } from '../../../engine/indexer/buffer-pools.ts';
 import { SegmentCore, SegmentView } from '../../../engine/segment/segment-reader.ts';
 import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';

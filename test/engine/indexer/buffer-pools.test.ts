@@ -1,5 +1,5 @@
 /**
- * Arrays the indexing buffers reuse across flushes (engine/segment/buffer-pools.ts): log chunks
+ * Arrays the indexing buffers reuse across flushes (engine/indexer/buffer-pools.ts): log chunks
  * and the sort array come back for reuse and never overlap while taken, arrays of a released slab
  * are not handed out again, and a reused registry map holds exactly the old entries (the rest zero),
  * however dirty the spare it was made from.
@@ -15,7 +15,7 @@ import {
   spareArrays,
   takeChunk,
   takeLog,
-} from '../../../engine/segment/buffer-pools.ts';
+} from '../../../engine/indexer/buffer-pools.ts';
 
 /** Byte range [start, end) of a view within its buffer. */
 function range(a: Int32Array): [number, number] {

@@ -6,8 +6,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openIndex, MemoryDirectory } from '../../engine/index.ts';
-import { SCHEMA, makeDoc, liveDocs } from './helpers/storage-fixtures.ts';
+import { openIndex, MemoryDirectory } from '../../../engine/index.ts';
+import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
 /** Deterministic pseudo-random integers in [0, n). */
 function rng(seed: number): (n: number) => number {

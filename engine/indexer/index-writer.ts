@@ -10,20 +10,20 @@
  * delete marks the older copies of a key deleted in every segment and buffer at once, so each
  * key has at most one live doc. Merges run in the background (merge/) and are committed too.
  */
-import type { Directory } from './directory/types.ts';
-import { EngineError } from './errors.ts';
-import { ANALYSIS_VERSION, detectLanguage } from './analysis/index.ts';
-import { analyzeTerms, TermStream } from './analysis/analyzer.ts';
-import { validateDocument, type CommitInfo, type EngineEvent, type IndexDocument } from './document.ts';
-import { SegmentBuffer, type FlushedSegment } from './segment/segment-buffer.ts';
-import { releasePooledLogs } from './segment/buffer-pools.ts';
-import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
-import { concatChunks, segmentFileName } from './segment/segment-writer.ts';
-import { hashKey } from './columns/keys.ts';
-import type { CommitPoint, SegmentEntry } from './commit/commit-log.ts';
-import { deletionFileName, encodeDeletions } from './commit/deletions.ts';
-import type { OpenedCommit } from './commit/commit-open.ts';
-import { CommitLogWriter, removeUnusedFiles } from './commit/commit-writer.ts';
+import type { Directory } from '../directory/types.ts';
+import { EngineError } from '../errors.ts';
+import { ANALYSIS_VERSION, detectLanguage } from '../analysis/index.ts';
+import { analyzeTerms, TermStream } from '../analysis/analyzer.ts';
+import { validateDocument, type CommitInfo, type EngineEvent, type IndexDocument } from '../document.ts';
+import { SegmentBuffer, type FlushedSegment } from './segment-buffer.ts';
+import { releasePooledLogs } from './buffer-pools.ts';
+import { SegmentCore, SegmentView } from '../segment/segment-reader.ts';
+import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
+import { hashKey } from '../columns/keys.ts';
+import type { CommitPoint, SegmentEntry } from '../commit/commit-log.ts';
+import { deletionFileName, encodeDeletions } from '../commit/deletions.ts';
+import type { OpenedCommit } from '../commit/commit-open.ts';
+import { CommitLogWriter, removeUnusedFiles } from '../commit/commit-writer.ts';
 
 /** A segment the writer maintains (flushed or merged, committed or not). */
 export interface LiveSegment {

@@ -18,7 +18,7 @@ import { termStreamOf, type TermStream } from '../analysis/analyzer.ts';
 import { IntList, FloatList } from '../util/growable.ts';
 import { KeywordColumnWriter } from '../columns/columns-writer.ts';
 import { TermsWriter } from '../termdict/terms-writer.ts';
-import { SegmentWriter, type SegmentChunks } from './segment-writer.ts';
+import { SegmentWriter, type SegmentChunks } from '../segment/segment-writer.ts';
 import {
   EMPTY_LOG,
   giveChunk,

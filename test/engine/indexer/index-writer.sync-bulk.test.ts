@@ -7,8 +7,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openIndex, MemoryDirectory } from '../../engine/index.ts';
-import { SCHEMA, makeDoc, liveDocs } from './helpers/storage-fixtures.ts';
+import { openIndex, MemoryDirectory } from '../../../engine/index.ts';
+import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
 describe('IndexWriter synchronous bulk load', () => {
   it('applies updates and deletes to sealed buffers added in the same synchronous run', async () => {

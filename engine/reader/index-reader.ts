@@ -7,14 +7,14 @@
  * as a fallback, when garbage-collected. `share()` describes the current snapshot for a
  * SnapshotReader on another thread (shared-snapshot.ts).
  */
-import type { CommitInfo } from './document.ts';
-import type { CommitSnapshot, IndexWriter } from './index-writer.ts';
-import type { SegmentView } from './segment/segment-reader.ts';
-import { Searcher, type SearcherOptions } from './searcher.ts';
-import { FilterCache } from './query/filter.ts';
-import { EngineError } from './errors.ts';
-import { droppedShared } from './directory/shared-bytes.ts';
-import { segmentFileName } from './segment/segment-writer.ts';
+import type { CommitInfo } from '../document.ts';
+import type { CommitSnapshot, IndexWriter } from '../indexer/index-writer.ts';
+import type { SegmentView } from '../segment/segment-reader.ts';
+import { Searcher, type SearcherOptions } from '../searcher.ts';
+import { FilterCache } from '../query/filter.ts';
+import { EngineError } from '../errors.ts';
+import { droppedShared } from '../directory/shared-bytes.ts';
+import { segmentFileName } from '../segment/segment-writer.ts';
 import { shareViews, type SharedSnapshot } from './shared-snapshot.ts';
 
 export class Snapshot {

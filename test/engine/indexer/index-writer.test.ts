@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openIndex, FsDirectory, MemoryDirectory, EngineError, type Directory } from '../../engine/index.ts';
-import { SCHEMA, makeDoc, liveDocs } from './helpers/storage-fixtures.ts';
+import { openIndex, FsDirectory, MemoryDirectory, EngineError, type Directory } from '../../../engine/index.ts';
+import { SCHEMA, makeDoc, liveDocs } from '../helpers/storage-fixtures.ts';
 
 const tmp: string[] = [];
 after(async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SegmentBuffer, type AnalyzedDoc, type FlushedSegment } from '../../../engine/segment/segment-buffer.ts';
+import { SegmentBuffer, type AnalyzedDoc, type FlushedSegment } from '../../../engine/indexer/segment-buffer.ts';
 import { SegmentCore, SegmentView } from '../../../engine/segment/segment-reader.ts';
 import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { compressorWorkerRunning, START_BYTES } from '../../../engine/store/compressor.ts';

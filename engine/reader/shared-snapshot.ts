@@ -14,12 +14,12 @@
  * the owning thread: results equal those of the owner's searcher of the same
  * generation. The images stay valid after the owner deletes the segment's file.
  */
-import type { CommitInfo } from './document.ts';
-import { EngineError } from './errors.ts';
-import { FilterCache } from './query/filter.ts';
-import { SegmentCore, SegmentView } from './segment/segment-reader.ts';
-import { droppedShared, toShared } from './directory/shared-bytes.ts';
-import { Searcher, type SearcherOptions } from './searcher.ts';
+import type { CommitInfo } from '../document.ts';
+import { EngineError } from '../errors.ts';
+import { FilterCache } from '../query/filter.ts';
+import { SegmentCore, SegmentView } from '../segment/segment-reader.ts';
+import { droppedShared, toShared } from '../directory/shared-bytes.ts';
+import { Searcher, type SearcherOptions } from '../searcher.ts';
 
 export interface SharedSegment {
   /** The segment's file name (its identity; a file is written once). */
