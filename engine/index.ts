@@ -28,9 +28,9 @@ export {
   type SharedSegment,
   type SnapshotReaderOptions,
 } from './reader/shared-snapshot.ts';
-export { Searcher } from './searcher.ts';
+export { Searcher } from './search/searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
-export type { SearcherOptions } from './searcher.ts';
+export type { SearcherOptions } from './search/searcher.ts';
 export type * from './query/types.ts';
 export type { Bm25Params } from './similarity/bm25.ts';
 export type { CompactionOptions, MergePolicyOptions } from './merge/merge-scheduler.ts';

@@ -10,7 +10,7 @@
 import type { CommitInfo } from '../document.ts';
 import type { CommitSnapshot, IndexWriter } from '../indexer/index-writer.ts';
 import type { SegmentView } from '../segment/segment-reader.ts';
-import { Searcher, type SearcherOptions } from '../searcher.ts';
+import { Searcher, type SearcherOptions } from '../search/searcher.ts';
 import { FilterCache } from '../query/filter.ts';
 import { EngineError } from '../errors.ts';
 import { droppedShared } from '../directory/shared-bytes.ts';

@@ -19,7 +19,7 @@ import { EngineError } from '../errors.ts';
 import { FilterCache } from '../query/filter.ts';
 import { SegmentCore, SegmentView } from '../segment/segment-reader.ts';
 import { droppedShared, toShared } from '../directory/shared-bytes.ts';
-import { Searcher, type SearcherOptions } from '../searcher.ts';
+import { Searcher, type SearcherOptions } from '../search/searcher.ts';
 
 export interface SharedSegment {
   /** The segment's file name (its identity; a file is written once). */

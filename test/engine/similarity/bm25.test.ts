@@ -10,7 +10,7 @@ import {
   bm25UpperBound,
   DEFAULT_BM25,
 } from '../../../engine/similarity/bm25.ts';
-import { Searcher } from '../../../engine/searcher.ts';
+import { Searcher } from '../../../engine/search/searcher.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
 import { simpleAnalyzer } from '../helpers/simple-analyzer.ts';
 

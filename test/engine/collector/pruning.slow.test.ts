@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Searcher } from '../../../engine/searcher.ts';
+import { Searcher } from '../../../engine/search/searcher.ts';
 import type { Filter, ParsedQuery, QueryClause } from '../../../engine/query/types.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
 import type { MemDoc } from '../helpers/memory-segment.ts';

@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Searcher } from '../../../engine/searcher.ts';
+import { Searcher } from '../../../engine/search/searcher.ts';
 import { GlobalStats, buildPlan, openUnit } from '../../../engine/query/plan.ts';
-import { seedTop } from '../../../engine/query/seed.ts';
-import { TopDocs } from '../../../engine/query/top-docs.ts';
+import { seedTop } from '../../../engine/collector/seed.ts';
+import { TopDocs } from '../../../engine/collector/top-docs.ts';
 import type { Filter, ParsedQuery } from '../../../engine/query/types.ts';
-import type { Scorer } from '../../../engine/query/scorers.ts';
+import type { Scorer } from '../../../engine/scorer/scorers.ts';
 import { memorySegment } from '../helpers/memory-segment.ts';
 import type { MemDoc } from '../helpers/memory-segment.ts';
 import { simpleAnalyzer } from '../helpers/simple-analyzer.ts';

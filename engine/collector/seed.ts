@@ -22,10 +22,10 @@
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { SegmentReader } from '../segment/types.ts';
-import { openUnit } from './plan.ts';
-import type { GlobalStats, Unit } from './plan.ts';
-import { advanceMatching } from './scorers.ts';
-import type { Scorer } from './scorers.ts';
+import { openUnit } from '../query/plan.ts';
+import type { GlobalStats, Unit } from '../query/plan.ts';
+import { advanceMatching } from '../scorer/scorers.ts';
+import type { Scorer } from '../scorer/scorers.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SegmentReader } from '../../../engine/segment/types.ts';
 import { NORM_TABLE } from '../../../engine/similarity/norms.ts';
-import { segmentLengths } from '../../../engine/query/field-lengths.ts';
+import { segmentLengths } from '../../../engine/scorer/field-lengths.ts';
 import { int, rng } from '../helpers/random.ts';
 
 function readerWith(norms: Record<string, Uint8Array>): SegmentReader {

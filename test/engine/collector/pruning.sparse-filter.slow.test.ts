@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { Searcher } from '../../../engine/searcher.ts';
+import { Searcher } from '../../../engine/search/searcher.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import type { Filter, ParsedQuery } from '../../../engine/query/types.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';

@@ -3,8 +3,8 @@
  * its scoring clauses and constraints, the accepted docs, the shared counting
  * state, and small helpers they share.
  */
-import type { BudgetMeter } from './budget.ts';
-import type { Scorer } from './scorers.ts';
+import type { BudgetMeter } from '../query/budget.ts';
+import type { Scorer } from '../scorer/scorers.ts';
 import type { TopDocs } from './top-docs.ts';
 
 export interface CollectState {
@@ -13,7 +13,7 @@ export interface CollectState {
   exact: boolean;
   /** Exact counting up to this many matches before pruning starts. */
   threshold: number;
-  /** The search's budget (budget.ts): collectors stop at a window boundary once it is exhausted. */
+  /** The search's budget (query/budget.ts): collectors stop at a window boundary once it is exhausted. */
   budget?: BudgetMeter | null;
 }
 

@@ -19,10 +19,10 @@ import { NORM_TABLE } from '../similarity/norms.ts';
 import { bm25Score } from '../similarity/bm25.ts';
 import type { TermWeight } from '../similarity/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
-import { acquireScratch, releaseScratch, scoreRangeByDoc } from './bulk-window.ts';
+import { acquireScratch, releaseScratch, scoreRangeByDoc } from '../collector/bulk-window.ts';
 import type { Scorer } from './scorers.ts';
-import { addCombinedScores } from './sparse-exhaustive.ts';
-import type { ScoreTable } from './sparse-exhaustive.ts';
+import { addCombinedScores } from '../collector/sparse-exhaustive.ts';
+import type { ScoreTable } from '../collector/sparse-exhaustive.ts';
 import { filterMinsFor, impactPairs, maxFreqAtNorm, rangeMin, segmentLengths } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 
@@ -70,7 +70,7 @@ class FieldCursor {
   }
 }
 
-/** Relative safety margin on summed bounds against float rounding (as top-k.ts). */
+/** Relative safety margin on summed bounds against float rounding (as collector/top-k.ts). */
 const SAFE = 1 + 1e-9;
 
 /** Largest cartesian product of impact lists enumerated exactly; larger ones use per-field maxima. */

@@ -23,8 +23,8 @@ import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
 import { bm25Score, bm25UpperBound } from '../similarity/bm25.ts';
 import { NORM_TABLE } from '../similarity/norms.ts';
 import type { TermWeight } from '../similarity/bm25.ts';
-import { acquireScratch, releaseScratch, scoreRange } from './bulk-window.ts';
-import type { ScoreTable } from './sparse-exhaustive.ts';
+import { acquireScratch, releaseScratch, scoreRange } from '../collector/bulk-window.ts';
+import type { ScoreTable } from '../collector/sparse-exhaustive.ts';
 
 export interface Scorer {
   doc: number;
@@ -46,7 +46,7 @@ export interface Scorer {
   /** Optional: a bound on score() for the current doc, cheaper than scoring it (e.g. without decoding freqs). */
   docBound?(): number;
   /**
-   * Optional bulk form of score()/nextDoc() (bulk-window.ts scoreRange has the
+   * Optional bulk form of score()/nextDoc() (collector/bulk-window.ts scoreRange has the
    * generic one): for each doc d from the current one up to hi (exclusive), adds
    * its score to out[d - lo] (with `max`: raises out[d - lo] to it) and sets
    * marks[d - lo] = 1; ends on the first doc >= hi. Scores are bit-identical to
@@ -54,7 +54,7 @@ export interface Scorer {
    */
   scoreRange?(lo: number, hi: number, out: Float64Array, marks: Uint8Array, max: boolean): void;
   /**
-   * Optional term-at-a-time form of nextDoc()/score() (sparse-exhaustive.ts): every doc after
+   * Optional term-at-a-time form of nextDoc()/score() (collector/sparse-exhaustive.ts): every doc after
    * the current one (only those set in `bits`, when given), in doc order, goes to
    * table.add(doc, score) with the score score() gives it; ends on NO_MORE_DOCS.
    */
@@ -181,7 +181,7 @@ export class TermScorer implements Scorer {
   }
 }
 
-/** Relative safety margin on bounds against float rounding (as top-k.ts). */
+/** Relative safety margin on bounds against float rounding (as collector/top-k.ts). */
 const SAFE = 1 + 1e-9;
 
 /**

@@ -5,36 +5,36 @@
  * Statistics (docCount, df, avgdl per field) are summed across the snapshot's
  * segments, so scores do not depend on how docs are split into segments. Hits
  * are ranked by BM25 (see similarity/bm25.ts, query/plan.ts) with ties broken by
- * segment order, then doc id. Top-k uses block-max MaxScore (query/top-k.ts)
+ * segment order, then doc id. Top-k uses block-max MaxScore (collector/top-k.ts)
  * unless `pruning: false`, which scores every match (same results, slower).
  * Filters compile per segment to cached bitsets or per-doc checks (query/filter.ts).
  */
-import { analyze as defaultAnalyze, analyzeQuery as defaultAnalyzeQuery } from './analysis/index.ts';
-import type { Language, QueryWord, Token } from './analysis/types.ts';
-import { bm25Idf, bm25Params } from './similarity/bm25.ts';
-import type { Bm25Params } from './similarity/bm25.ts';
-import { NO_MORE_DOCS } from './segment/types.ts';
-import type { SegmentReader } from './segment/types.ts';
-import { compileFilter, FilterCache, filterKey, validateFilter } from './query/filter.ts';
-import { parseQuery, QueryError } from './query/parser.ts';
-import type { ParseLimits } from './query/parser.ts';
-import { BudgetMeter } from './query/budget.ts';
-import { GlobalStats } from './query/plan.ts';
-import type { FieldScoring } from './query/plan.ts';
-import { executeQuery } from './query/execute.ts';
-import type { Filter, Hit, ParsedQuery, Passage, SearchRequest, SearchResponse, StoredDoc } from './query/types.ts';
-import { highlightText } from './highlight/passages.ts';
-import { graphemeFloor } from './highlight/graphemes.ts';
-import type { HighlightOptions } from './highlight/passages.ts';
-import { summarize } from './highlight/summary.ts';
-import type { SummaryOptions } from './highlight/summary.ts';
-import { nearDuplicatesIn, signatureWords, splitSignature } from './duplicates/near-duplicates.ts';
-import { leaderGroups } from './duplicates/leader-groups.ts';
-import { selectTerms } from './mlt/more-like-this.ts';
-import type { MoreLikeThisOptions } from './mlt/more-like-this.ts';
-import { candidateList, mltOptionsKey, termsCacheOf } from './mlt/mlt-cache.ts';
-import { BoundedMap } from './util/bounded-map.ts';
-import type { MltCandidateList, SelectedTerms } from './mlt/mlt-cache.ts';
+import { analyze as defaultAnalyze, analyzeQuery as defaultAnalyzeQuery } from '../analysis/index.ts';
+import type { Language, QueryWord, Token } from '../analysis/types.ts';
+import { bm25Idf, bm25Params } from '../similarity/bm25.ts';
+import type { Bm25Params } from '../similarity/bm25.ts';
+import { NO_MORE_DOCS } from '../segment/types.ts';
+import type { SegmentReader } from '../segment/types.ts';
+import { compileFilter, FilterCache, filterKey, validateFilter } from '../query/filter.ts';
+import { parseQuery, QueryError } from '../query/parser.ts';
+import type { ParseLimits } from '../query/parser.ts';
+import { BudgetMeter } from '../query/budget.ts';
+import { GlobalStats } from '../query/plan.ts';
+import type { FieldScoring } from '../query/plan.ts';
+import { executeQuery } from './execute.ts';
+import type { Filter, Hit, ParsedQuery, Passage, SearchRequest, SearchResponse, StoredDoc } from '../query/types.ts';
+import { highlightText } from '../highlight/passages.ts';
+import { graphemeFloor } from '../highlight/graphemes.ts';
+import type { HighlightOptions } from '../highlight/passages.ts';
+import { summarize } from '../highlight/summary.ts';
+import type { SummaryOptions } from '../highlight/summary.ts';
+import { nearDuplicatesIn, signatureWords, splitSignature } from '../duplicates/near-duplicates.ts';
+import { leaderGroups } from '../duplicates/leader-groups.ts';
+import { selectTerms } from '../mlt/more-like-this.ts';
+import type { MoreLikeThisOptions } from '../mlt/more-like-this.ts';
+import { candidateList, mltOptionsKey, termsCacheOf } from '../mlt/mlt-cache.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
+import type { MltCandidateList, SelectedTerms } from '../mlt/mlt-cache.ts';
 
 export interface SearchSchema {
   textFields: Record<string, { boost?: number }>;
@@ -591,7 +591,7 @@ export class Searcher {
     return found.slice(0, Math.max(0, opts.limit)).map((f) => this.hit(f.g, 1 - f.distance / 64));
   }
 
-  /** Top `k` of a parsed query or of an OR of distinct index terms (`{ terms }`: see query/execute.ts). */
+  /** Top `k` of a parsed query or of an OR of distinct index terms (`{ terms }`: see execute.ts). */
   private topDocs(
     q: ParsedQuery | { terms: readonly { term: string }[] },
     filter: Filter | undefined,
@@ -630,7 +630,7 @@ export class Searcher {
 
   /**
    * The text fields named in `names` (schema order), the same array for the same names, so that
-   * per-fields-list memos of the scorers (field-lengths.ts docLengthsOf) find it again.
+   * per-fields-list memos of the scorers (scorer/field-lengths.ts docLengthsOf) find it again.
    */
   private fieldSubset(names: readonly string[]): { name: string; boost: number }[] {
     const k = names.join('\u0000');

@@ -46,15 +46,15 @@
  * competitive accepted doc are skipped undecoded (see CombinedScorer.maxScoreIn).
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
-import { advanceMatching, MaxScorer } from './scorers.ts';
-import type { Scorer } from './scorers.ts';
-import { CombinedScorer } from './combined-scorer.ts';
+import { advanceMatching, MaxScorer } from '../scorer/scorers.ts';
+import type { Scorer } from '../scorer/scorers.ts';
+import { CombinedScorer } from '../scorer/combined-scorer.ts';
 import { scoreWindowBulk, windowColumns } from './bulk-window.ts';
 import type { WindowColumns } from './bulk-window.ts';
 import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
-import { WINDOWS_PER_CHECK } from './budget.ts';
+import { WINDOWS_PER_CHECK } from '../query/budget.ts';
 
 /**
  * A clause every competitive doc of the window must match: the bounds of all

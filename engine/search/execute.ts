@@ -1,26 +1,26 @@
 /**
  * Query execution over a snapshot: plan the query with global statistics,
  * then per segment open the scorers, compile the filter, and collect the top k
- * (block-max MaxScore after seeding the top k from the rarest term (seed.ts), or
- * exhaustive scoring when pruning is off). A budget (budget.ts) refuses a plan
+ * (block-max MaxScore after seeding the top k from the rarest term (collector/seed.ts), or
+ * exhaustive scoring when pruning is off). A budget (query/budget.ts) refuses a plan
  * whose planned work is over it before any segment is searched, and stops the
  * search at a window boundary once its work or time is spent: then no later
  * segment is searched either.
  */
 import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../similarity/bm25.ts';
-import { compileFilter, filterKey, nextSetBit } from './filter.ts';
-import type { FilterCache } from './filter.ts';
-import { plannedWork, type BudgetMeter } from './budget.ts';
-import { buildPlan, buildTermsPlan, openItem, openUnit } from './plan.ts';
-import type { FieldScoring, GlobalStats } from './plan.ts';
-import type { Scorer } from './scorers.ts';
-import { TopDocs } from './top-docs.ts';
-import { seedTop } from './seed.ts';
-import { collectAll, scoreSegment } from './top-k.ts';
-import type { CollectState, SegmentTask } from './top-k.ts';
-import type { Filter, ParsedQuery } from './types.ts';
-import { QueryError } from './parser.ts';
+import { compileFilter, filterKey, nextSetBit } from '../query/filter.ts';
+import type { FilterCache } from '../query/filter.ts';
+import { plannedWork, type BudgetMeter } from '../query/budget.ts';
+import { buildPlan, buildTermsPlan, openItem, openUnit } from '../query/plan.ts';
+import type { FieldScoring, GlobalStats } from '../query/plan.ts';
+import type { Scorer } from '../scorer/scorers.ts';
+import { TopDocs } from '../collector/top-docs.ts';
+import { seedTop } from '../collector/seed.ts';
+import { collectAll, scoreSegment } from '../collector/top-k.ts';
+import type { CollectState, SegmentTask } from '../collector/top-k.ts';
+import type { Filter, ParsedQuery } from '../query/types.ts';
+import { QueryError } from '../query/parser.ts';
 
 export interface SnapshotContext {
   segments: readonly SegmentReader[];
@@ -35,7 +35,7 @@ export interface SnapshotContext {
 
 /**
  * The query: a parsed query, or `terms`, an OR of distinct index terms with boost 1 (a
- * more-like-this query): planned directly (plan.ts buildTermsPlan), as buildPlan would plan
+ * more-like-this query): planned directly (query/plan.ts buildTermsPlan), as buildPlan would plan
  * termsQuery(terms) (mlt/more-like-this.ts), without building its clauses.
  */
 export type ExecuteRequest = ExecuteOptions &
@@ -52,12 +52,12 @@ export interface ExecuteOptions {
    * Segments where the scoring clauses hold at most this many postings in all
    * are scored exhaustively, term-at-a-time where it applies (same hits; cheaper than
    * MaxScore's windows for a few short postings lists, such as more-like-this queries
-   * of rare terms; sparse-exhaustive.ts). Default 0.
+   * of rare terms; collector/sparse-exhaustive.ts). Default 0.
    */
   exhaustiveMaxCost?: number;
   /** The search's running budget (shared by the runs of one search), or none. */
   meter?: BudgetMeter | null;
-  /** Refuse the query (QueryError 'over_budget') when its plan costs more work units than this (budget.ts). */
+  /** Refuse the query (QueryError 'over_budget') when its plan costs more work units than this (query/budget.ts). */
   maxPlannedWork?: number;
 }
 

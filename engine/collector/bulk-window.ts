@@ -17,7 +17,7 @@
  * each clause scores a doc with the same arithmetic as its score() (see
  * Scorer.scoreRange).
  */
-import type { MaxScorer, Scorer } from './scorers.ts';
+import type { MaxScorer, Scorer } from '../scorer/scorers.ts';
 import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';

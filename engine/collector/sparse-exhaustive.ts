@@ -11,7 +11,7 @@
  * best k by (score, doc) whatever the order of the offers.
  *
  * Applies when the segment has no required or excluded clauses, every scoring
- * clause has `scoreRest` (scorers.ts) and the clauses hold at most
+ * clause has `scoreRest` (scorer/scorers.ts) and the clauses hold at most
  * MAX_SPARSE_POSTINGS postings in all; `scoreSparse` returns false otherwise.
  * `addCombinedScores` is CombinedScorer's scoreRest: the term's postings per field
  * drained in bulk (PostingsIterator.drain), merged by doc, the docs' lengths gathered
@@ -21,8 +21,8 @@ import { NO_MORE_DOCS } from '../segment/types.ts';
 import type { PostingsIterator } from '../segment/types.ts';
 import { bm25Score } from '../similarity/bm25.ts';
 import type { TermWeight } from '../similarity/bm25.ts';
-import { advanceIterator, bitSet } from './scorers.ts';
-import type { Scorer } from './scorers.ts';
+import { advanceIterator, bitSet } from '../scorer/scorers.ts';
+import type { Scorer } from '../scorer/scorers.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
 

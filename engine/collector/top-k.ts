@@ -22,7 +22,7 @@
 import { NO_MORE_DOCS } from '../segment/types.ts';
 import { scoreMaxScore } from './max-score.ts';
 import { scoreSparse } from './sparse-exhaustive.ts';
-import { advanceMatching } from './scorers.ts';
+import { advanceMatching } from '../scorer/scorers.ts';
 import { isExcluded as isExcludedAt } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';

@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { executeQuery } from '../../../engine/query/execute.ts';
-import type { SnapshotContext } from '../../../engine/query/execute.ts';
+import { executeQuery } from '../../../engine/search/execute.ts';
+import type { SnapshotContext } from '../../../engine/search/execute.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import { GlobalStats } from '../../../engine/query/plan.ts';
 import type { Filter, ParsedQuery } from '../../../engine/query/types.ts';
