@@ -156,16 +156,40 @@ const NONE = new Int32Array(0);
 const BULK_DENSITY = 16;
 
 export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): void {
-  const clauses = t.scoring;
-  const n = clauses.length;
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  const bound = new Float64Array(n);
-  const prefix = new Float64Array(n + 1);
-  const s = new Float64Array(n);
-  const stamp = new Int32Array(n).fill(-1);
-  const { accept, excluded, docBase, nextCandidate } = t;
-  const bits = t.bits ?? null;
+  new MaxScoreRun(t, top, st).run();
+}
+
+/** What openWindow decided for the window [windowMin, windowMax). */
+const enum Window {
+  /** Every clause is exhausted: the segment is done. */
+  Done,
+  /** No doc of the window can compete: go on at windowMax. */
+  Skip,
+  /** Enumerate the window's docs. */
+  Score,
+}
+
+/** A partial score that cannot make the top k (see completeScore). */
+const NOT_COMPETITIVE = -Infinity;
+
+/**
+ * One segment's MaxScore: the clauses' partition and bounds, the window, the
+ * lead, and the steps run per window (openWindow, pickLeads, scoreBulk,
+ * scoreDocs) and per doc (skipRejected, docBoundPasses, passOver,
+ * scoreEssential, completeScore, offer, raiseFloor).
+ */
+class MaxScoreRun {
+  private readonly clauses: Scorer[];
+  private readonly n: number;
+  /** Clause indexes, ascending bound; order[0..fe) are non-essential. */
+  private readonly order: Int32Array;
+  private readonly bound: Float64Array;
+  /** prefix[i]: sum of the bounds of order[0..i). */
+  private readonly prefix: Float64Array;
+  /** Score of clause j at doc stamp[j]. */
+  private readonly s: Float64Array;
+  private readonly stamp: Int32Array;
+  private readonly bits: Uint32Array | null;
   /**
    * Under a filter bitset (few accepted docs, so bounds per doc and skipping pay
    * off): required clauses other than the lead are leapfrogged, docs are bounded
@@ -173,7 +197,7 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    * clauses over several fields may narrow. Without one, none of that: the
    * plain MaxScore path, which is cheaper there.
    */
-  const filtered = bits !== null;
+  private readonly filtered: boolean;
   /**
    * Without a filter bitset, a window whose essential clauses are dense (their
    * postings hold at least 1/BULK_DENSITY of the segment's ids, so walking the
@@ -182,22 +206,249 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    * where pruning leaves most docs to look at. Under a filter bitset the
    * essential clauses skip the rejected docs instead.
    */
-  let totalCost = 0;
-  for (let j = 0; j < n; j++) totalCost += clauses[j].cost;
-  const bulk = !filtered && totalCost * BULK_DENSITY >= t.maxDoc;
-  let columns: WindowColumns | null = null;
-  // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
-  if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
-  let fe = 0;
-  let windowMin = 0;
+  private readonly bulk: boolean;
+  private columns: WindowColumns | null = null;
+  /** First essential position in `order`. */
+  private fe = 0;
+  private windowMin = 0;
+  private windowMax = 0;
   /** Essential in the previous window's partition (all, at first). */
-  const wasEssential = new Uint8Array(n).fill(1);
+  private readonly wasEssential: Uint8Array;
+  /** Clauses of alternatives (MaxScorer) by index, null for others; their subs may sleep per window. */
+  private readonly alts: (MaxScorer | null)[];
+  private readonly anyAlts: boolean;
+  // Units of the sub-level partition: a whole clause (sub -1) or one sub of a clause of alternatives.
+  private readonly unitJ: Int32Array;
+  private readonly unitI: Int32Array;
+  private readonly unitB: Float64Array;
+  private readonly unitCost: Float64Array;
+  private readonly essential: Uint8Array;
+  /** Bounds of clause j were computed for this window (its subs' bounds may be used). */
+  private readonly fresh: Uint8Array;
+  /**
+   * The lead: a clause every competitive doc of the window matches (-1: none),
+   * whose docs the essential clauses jump to (kept once chosen in a window: it
+   * stays required as minScore grows). Under a filter, `others` (the first
+   * nOthers entries) are the other required clauses leapfrogged with it.
+   */
+  private lead = -1;
+  private nOthers = 0;
+  /** The k-th score the required clauses were last picked at (they only change as it grows). */
+  private reqMin = 0;
+  private readonly req: Int32Array;
+  private readonly others: Int32Array;
+  /** Clauses that can narrow the fields leading their enumeration per window (CombinedScorer.restrict). */
+  private readonly narrowing: (CombinedScorer | null)[] | null;
+  private readonly anyNarrowing: boolean;
+  private narrowed = false;
+  /** The window's bounds were taken (false while nothing is pruned yet). */
+  private boundsValid = false;
+  /** Sum of the bounds of the subs asleep in this window (0: none; then leads and partition updates are allowed). */
+  private dormant = 0;
+  /** Docs bounded with docBound under a lead in this segment, and how many of them it passed over. */
+  private leadBounds = 0;
+  private leadPassed = 0;
+  /** Window boundaries until the budget is asked again (the first one is asked: seeding may have spent it). */
+  private untilCheck = 1;
+
+  constructor(
+    private readonly t: SegmentTask,
+    private readonly top: TopDocs,
+    private readonly st: CollectState,
+  ) {
+    const clauses = t.scoring;
+    const n = clauses.length;
+    this.clauses = clauses;
+    this.n = n;
+    this.order = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.order[i] = i;
+    this.bound = new Float64Array(n);
+    this.prefix = new Float64Array(n + 1);
+    this.s = new Float64Array(n);
+    this.stamp = new Int32Array(n).fill(-1);
+    const bits = t.bits ?? null;
+    this.bits = bits;
+    this.filtered = bits !== null;
+    let totalCost = 0;
+    for (let j = 0; j < n; j++) totalCost += clauses[j].cost;
+    this.bulk = !this.filtered && totalCost * BULK_DENSITY >= t.maxDoc;
+    // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
+    if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
+    this.wasEssential = new Uint8Array(n).fill(1);
+    this.alts = clauses.map((c) => (c instanceof MaxScorer ? c : null));
+    this.anyAlts = n <= 16 && this.alts.some((c) => c !== null);
+    let nSubs = 0;
+    for (const c of this.alts) if (c !== null) nSubs += c.size;
+    const nUnits = this.anyAlts ? n + nSubs : 0;
+    this.unitJ = new Int32Array(nUnits);
+    this.unitI = new Int32Array(nUnits);
+    this.unitB = new Float64Array(nUnits);
+    this.unitCost = new Float64Array(nUnits);
+    this.essential = new Uint8Array(this.anyAlts ? n : 0);
+    this.fresh = new Uint8Array(n);
+    this.req = this.filtered && n <= 16 ? new Int32Array(n) : NONE;
+    this.others = this.filtered && n <= 16 ? new Int32Array(n) : NONE;
+    this.narrowing = this.filtered && n <= 16 ? clauses.map((c) => (c instanceof CombinedScorer ? c : null)) : null;
+    this.anyNarrowing = this.narrowing !== null && this.narrowing.some((c) => c !== null);
+  }
+
+  /** Window after window until the clauses are exhausted or the budget is spent. */
+  run(): void {
+    while (this.windowMin < NO_MORE_DOCS) {
+      // A window boundary: every doc below windowMin is scored or pruned exactly.
+      if (this.budgetSpent()) return;
+      const minScore = floor(this.top, this.st);
+      const w = this.openWindow(minScore);
+      if (w === Window.Done) return;
+      if (w === Window.Skip) {
+        this.windowMin = this.windowMax;
+        continue;
+      }
+      if (this.boundsValid && this.anyNarrowing) this.narrow(minScore);
+      this.pickLeads(minScore);
+      if (!this.bulk || !this.scoreBulk()) this.scoreDocs();
+      this.windowMin = this.windowMax;
+    }
+  }
+
+  /** True (and the count inexact) when the budget, asked every WINDOWS_PER_CHECK windows, is spent. */
+  private budgetSpent(): boolean {
+    const budget = this.st.budget ?? null;
+    if (budget === null || --this.untilCheck !== 0) return false;
+    this.untilCheck = WINDOWS_PER_CHECK;
+    if (!budget.exhausted()) return false;
+    this.st.exact = false;
+    return true;
+  }
+
+  /** Cut the window at windowMin, bound its clauses and partition them at minScore. */
+  private openWindow(minScore: number): Window {
+    this.boundsValid = false;
+    this.dormant = 0;
+    this.fe = 0;
+    if (minScore === -Infinity) {
+      // No pruning yet: windows at the nearest block edge of any clause.
+      const windowMax = this.windowEdge(false);
+      if (windowMax < 0) return Window.Done;
+      this.windowMax = this.atLeastMinimalWindow(windowMax);
+      this.wasEssential.fill(1);
+      return Window.Score;
+    }
+    if (!this.cutWindow()) return Window.Done;
+    this.boundWindow(minScore);
+    if (this.anyAlts) {
+      this.dormant = this.sleepSubs(minScore);
+      if (this.dormant > 0) this.st.exact = false;
+    }
+    this.boundsValid = true;
+    if (this.fe > 0) this.st.exact = false;
+    if (!this.filtered) this.markEssential();
+    if (this.fe === this.n) {
+      // Skipped: the clauses essential before keep cutting the next window in pass 1
+      // (at their leading fields' edges where they narrow).
+      if (this.anyNarrowing) this.narrow(minScore);
+      return Window.Skip;
+    }
+    if (this.filtered) this.markEssential();
+    return Window.Score;
+  }
+
+  /** The window's end moved up to at least 32 ids per clause past windowMin. */
+  private atLeastMinimalWindow(windowMax: number): number {
+    const least = this.windowMin + 32 * this.n;
+    return windowMax < least ? Math.min(NO_MORE_DOCS, least) : windowMax;
+  }
+
+  /**
+   * Pass 1 (as Lucene): window from the clauses essential so far, whose blocks
+   * bound it; the others are bounded by their global maximum (cursors untouched).
+   * Subs asleep in the previous window do not cut this one (they were past
+   * its bounds); then they wake: sleeping is decided per window. False when
+   * every clause is exhausted.
+   */
+  private cutWindow(): boolean {
+    let windowMax = this.windowEdge(true);
+    if (this.wakeAll() && windowMax < 0) windowMax = this.windowEdge(true);
+    if (this.narrowed) {
+      // Narrowed clauses cut the window at their leading fields' block edges only
+      // (the lagging fields have not passed windowMin); now every field leads
+      // again, and the narrowing is decided anew from this window's bounds. When
+      // a clause's leading fields are exhausted, its other fields cut the window.
+      let again = windowMax < 0;
+      for (let j = 0; j < this.n; j++) {
+        const c = this.narrowing![j];
+        if (c === null) continue;
+        if (c.doc === NO_MORE_DOCS) again = true;
+        c.release();
+      }
+      this.narrowed = false;
+      if (again) windowMax = this.windowEdge(true);
+    }
+    if (windowMax < 0) return false;
+    this.windowMax = windowMax;
+    this.catchUpSparse();
+    return true;
+  }
+
+  /**
+   * A sparse clause left behind (its block reaches past the window) moves to
+   * the window: one block decode for several windows, and a bound of 0 when
+   * it has no doc there.
+   */
+  private catchUpSparse(): void {
+    const { clauses, wasEssential, windowMin, windowMax } = this;
+    for (let j = 0; j < this.n; j++) {
+      const c = clauses[j];
+      if (wasEssential[j] === 0 && c.doc < windowMin && c.shallowEnd(windowMin) >= windowMax - 1) c.advance(windowMin);
+    }
+  }
+
+  /**
+   * Bound every clause over the window and partition them at minScore. If a
+   * clause bounded by its global maximum turns essential, pass 2 cuts the
+   * window at every clause's nearest block edge and bounds all clauses per
+   * block again.
+   */
+  private boundWindow(minScore: number): void {
+    const { clauses, bound, fresh, wasEssential, windowMin, n } = this;
+    // One clause: any bound at most minScore skips the window, however loose.
+    const floorArg = n === 1 ? minScore : Infinity;
+    let windowMax = this.windowMax;
+    for (let j = 0; j < n; j++) {
+      const c = clauses[j];
+      fresh[j] = wasEssential[j];
+      bound[j] =
+        c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1, floorArg) : c.maxScore;
+    }
+    this.partition(minScore);
+    let grew = false;
+    for (let i = this.fe; i < n; i++) if (wasEssential[this.order[i]] === 0) grew = true;
+    if (!grew) return;
+    // Pass 2. A clause whose block cursor moved past windowMin in pass 1 (over
+    // several blocks of a lagging field) bounds the range by its global maximum.
+    windowMax = this.atLeastMinimalWindow(this.windowEdge(false));
+    this.windowMax = windowMax;
+    for (let j = 0; j < n; j++) {
+      const c = clauses[j];
+      fresh[j] = 1;
+      bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1, floorArg);
+    }
+    this.partition(minScore);
+  }
+
+  /** wasEssential := the current partition's essential clauses. */
+  private markEssential(): void {
+    this.wasEssential.fill(0);
+    for (let i = this.fe; i < this.n; i++) this.wasEssential[this.order[i]] = 1;
+  }
+
   /**
    * Window end: the nearest block edge among the given clauses (at least 32 ids
    * per clause), or -1 when every clause is exhausted. Block cursors only move
    * forward, so a window never shrinks below what earlier bounds covered.
    */
-  const windowEdge = (onlyEssential: boolean): number => {
+  private windowEdge(onlyEssential: boolean): number {
+    const { clauses, wasEssential, windowMin, n } = this;
     let wm = NO_MORE_DOCS;
     let any = false;
     for (let j = 0; j < n; j++) {
@@ -210,8 +461,11 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
     }
     if (!any) return -1;
     return wm;
-  };
-  const partition = (minScore: number): void => {
+  }
+
+  /** Clauses sorted by ascending bound; fe = the longest prefix whose bounds sum to at most minScore. */
+  private partition(minScore: number): void {
+    const { order, bound, prefix, n } = this;
     if (n <= 16) {
       for (let i = 1; i < n; i++) {
         const v = order[i];
@@ -227,29 +481,17 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
     }
     prefix[0] = 0;
     for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + bound[order[i]];
-    fe = 0;
+    let fe = 0;
     while (fe < n && prefix[fe + 1] * SAFE <= minScore) fe++;
-  };
-  /** Clauses of alternatives (MaxScorer) by index, null for others; their subs may sleep per window. */
-  const alts: (MaxScorer | null)[] = clauses.map((c) => (c instanceof MaxScorer ? c : null));
-  const anyAlts = n <= 16 && alts.some((c) => c !== null);
-  let nSubs = 0;
-  for (const c of alts) if (c !== null) nSubs += c.size;
-  // Units of the sub-level partition: a whole clause (sub -1) or one sub of a clause of alternatives.
-  const nUnits = anyAlts ? n + nSubs : 0;
-  const unitJ = new Int32Array(nUnits);
-  const unitI = new Int32Array(nUnits);
-  const unitB = new Float64Array(nUnits);
-  const unitCost = new Float64Array(nUnits);
-  const essential = new Uint8Array(anyAlts ? n : 0);
-  /** Bounds of clause j were computed for this window (its subs' bounds may be used). */
-  const fresh = new Uint8Array(n);
+    this.fe = fe;
+  }
+
   /** Wake every sleeping sub; true when one slept. */
-  const wakeAll = (): boolean => {
+  private wakeAll(): boolean {
     let any = false;
-    if (anyAlts) {
-      for (let j = 0; j < n; j++) {
-        const c = alts[j];
+    if (this.anyAlts) {
+      for (let j = 0; j < this.n; j++) {
+        const c = this.alts[j];
         if (c !== null && c.sleeping) {
           c.wake();
           any = true;
@@ -257,7 +499,8 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
       }
     }
     return any;
-  };
+  }
+
   /**
    * Sub-level partition (clauses of alternatives split into their subs): a
    * doc's score is at most the sum of the bounds of the units matching it, so
@@ -270,14 +513,48 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
    * `prefix` and `fe` are rebuilt. Returns the sum of the sleeping subs'
    * bounds (0: clause-level partition kept).
    */
-  const sleepSubs = (minScore: number, windowMax: number): number => {
-    let m = 0;
+  private sleepSubs(minScore: number): number {
+    const m = this.sortUnits();
+    const { unitB, unitJ, unitI, unitCost, essential, clauses, order, n } = this;
     let clauseCost = 0;
-    for (let k = fe; k < n; k++) clauseCost += clauses[order[k]].cost;
+    for (let k = this.fe; k < n; k++) clauseCost += clauses[order[k]].cost;
+    let sum = 0;
+    let p = 0;
+    for (; p < m; p++) {
+      if ((sum + unitB[p]) * SAFE > minScore) break;
+      sum += unitB[p];
+    }
+    essential.fill(0);
+    let subCost = 0;
+    for (let q = p; q < m; q++) {
+      essential[unitJ[q]] = 1;
+      subCost += unitCost[q];
+    }
+    let sleeps = false;
+    for (let q = 0; q < p; q++) if (unitI[q] >= 0 && essential[unitJ[q]] === 1) sleeps = true;
+    if (!sleeps || subCost >= clauseCost) return 0;
+    this.essentialFirst();
+    let d = 0;
+    for (let q = 0; q < p; q++) {
+      if (unitI[q] < 0 || essential[unitJ[q]] === 0) continue;
+      this.alts[unitJ[q]]!.sleep(unitI[q]);
+      d += unitB[q];
+    }
+    for (let k = this.fe; k < n; k++) {
+      const c = this.alts[order[k]];
+      if (c !== null && c.sleeping) c.settle();
+    }
+    return d;
+  }
+
+  /** The window's units (whole clauses, or the subs of a freshly bounded clause of alternatives) by ascending bound; returns how many. */
+  private sortUnits(): number {
+    const { unitB, unitJ, unitI, unitCost, clauses, bound, fresh, windowMax, n } = this;
+    let m = 0;
     for (let j = 0; j < n; j++) {
       const c = clauses[j];
       if (bound[j] === 0 || c.doc >= windowMax) continue;
-      const a = alts[j];
+      const a = this.alts[j];
       const split = a !== null && fresh[j] === 1;
       const size = split ? a.size : 1;
       for (let i = 0; i < size; i++) {
@@ -298,22 +575,12 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
         unitCost[p] = cost;
       }
     }
-    let sum = 0;
-    let p = 0;
-    for (; p < m; p++) {
-      if ((sum + unitB[p]) * SAFE > minScore) break;
-      sum += unitB[p];
-    }
-    essential.fill(0);
-    let subCost = 0;
-    for (let q = p; q < m; q++) {
-      essential[unitJ[q]] = 1;
-      subCost += unitCost[q];
-    }
-    let sleeps = false;
-    for (let q = 0; q < p; q++) if (unitI[q] >= 0 && essential[unitJ[q]] === 1) sleeps = true;
-    if (!sleeps || subCost >= clauseCost) return 0;
-    // Rebuild the partition: non-essential clauses (ascending bound) first.
+    return m;
+  }
+
+  /** Rebuild the partition from `essential`: non-essential clauses (ascending bound) first. */
+  private essentialFirst(): void {
+    const { order, prefix, bound, essential, n } = this;
     let w = 0;
     for (let k = 0; k < n; k++) if (essential[order[k]] === 0) order[w++] = order[k];
     const ne = w;
@@ -321,350 +588,285 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
     // (the non-essential part keeps its ascending bounds; the essential part's order does not matter)
     prefix[0] = 0;
     for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k] + bound[order[k]];
-    fe = ne;
-    let d = 0;
-    for (let q = 0; q < p; q++) {
-      if (unitI[q] < 0 || essential[unitJ[q]] === 0) continue;
-      alts[unitJ[q]]!.sleep(unitI[q]);
-      d += unitB[q];
-    }
-    for (let k = fe; k < n; k++) {
-      const c = alts[order[k]];
-      if (c !== null && c.sleeping) c.settle();
-    }
-    return d;
-  };
-  /**
-   * The lead: a clause every competitive doc of the window matches (-1: none),
-   * whose docs the essential clauses jump to (kept once chosen in a window: it
-   * stays required as minScore grows). Under a filter, `others` (the first
-   * nOthers entries) are the other required clauses leapfrogged with it.
-   * (lead and nOthers are locals of the loop below, not captured by closures.)
-   */
-  const req = filtered && n <= 16 ? new Int32Array(n) : NONE;
-  const others = filtered && n <= 16 ? new Int32Array(n) : NONE;
-  /** Clauses that can narrow the fields leading their enumeration per window (CombinedScorer.restrict). */
-  const narrowing = filtered && n <= 16 ? clauses.map((c) => (c instanceof CombinedScorer ? c : null)) : null;
-  const anyNarrowing = narrowing !== null && narrowing.some((c) => c !== null);
-  let narrowed = false;
+    this.fe = ne;
+  }
+
   /**
    * A clause of one term over several fields, essential (wasEssential) in the
    * window: when the window's docs without the term in some fields cannot
    * compete, only those fields lead (until the next window's start).
    */
-  const narrow = (minScore: number, windowMin: number, windowMax: number): void => {
+  private narrow(minScore: number): void {
+    const { bound, wasEssential, n } = this;
     for (let j = 0; j < n; j++) {
-      const c = narrowing![j];
+      const c = this.narrowing![j];
       if (c === null || wasEssential[j] === 0) continue;
       let others = 0;
       for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
-      if (c.restrict(windowMin, windowMax - 1, minScore, others)) {
-        narrowed = true;
-        st.exact = false;
+      if (c.restrict(this.windowMin, this.windowMax - 1, minScore, others)) {
+        this.narrowed = true;
+        this.st.exact = false;
       }
     }
-  };
-  /** Docs bounded with docBound under a lead in this segment, and how many of them it passed over. */
-  let leadBounds = 0;
-  let leadPassed = 0;
-  const budget = st.budget ?? null;
-  /** Window boundaries until the budget is asked again (the first one is asked: seeding may have spent it). */
-  let untilCheck = 1;
-  while (windowMin < NO_MORE_DOCS) {
-    // A window boundary: every doc below windowMin is scored or pruned exactly.
-    if (budget !== null && --untilCheck === 0) {
-      untilCheck = WINDOWS_PER_CHECK;
-      if (budget.exhausted()) {
-        st.exact = false;
-        return;
-      }
+  }
+
+  /** The window's lead and, under a filter, the required clauses leapfrogged with it. */
+  private pickLeads(minScore: number): void {
+    this.lead = -1;
+    this.nOthers = 0;
+    this.reqMin = minScore;
+    if (!this.boundsValid || this.dormant !== 0) return;
+    if (!this.filtered) {
+      this.lead = pickLead(this.clauses, this.bound, minScore);
+      return;
     }
-    const minScore = floor(top, st);
-    let boundsValid = false;
-    /** Sum of the bounds of the subs asleep in this window (0: none; then leads and partition updates are allowed). */
-    let dormant = 0;
-    let windowMax: number;
-    fe = 0;
-    if (minScore === -Infinity) {
-      // No pruning yet: windows at the nearest block edge of any clause.
-      windowMax = windowEdge(false);
-      if (windowMax < 0) return;
-      if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
-      wasEssential.fill(1);
-    } else {
-      // Pass 1 (as Lucene): window from the clauses essential so far, whose blocks
-      // bound it; the others are bounded by their global maximum (cursors untouched).
-      // If one of them turns essential, pass 2 cuts the window at every clause's
-      // nearest block edge and bounds all clauses per block.
-      // Subs asleep in the previous window do not cut this one (they were past
-      // its bounds); then they wake: sleeping is decided per window.
-      windowMax = windowEdge(true);
-      if (wakeAll() && windowMax < 0) windowMax = windowEdge(true);
-      if (narrowed) {
-        // Narrowed clauses cut the window at their leading fields' block edges only
-        // (the lagging fields have not passed windowMin); now every field leads
-        // again, and the narrowing is decided anew from this window's bounds. When
-        // a clause's leading fields are exhausted, its other fields cut the window.
-        let again = windowMax < 0;
-        for (let j = 0; j < n; j++) {
-          const c = narrowing![j];
-          if (c === null) continue;
-          if (c.doc === NO_MORE_DOCS) again = true;
-          c.release();
-        }
-        narrowed = false;
-        if (again) windowMax = windowEdge(true);
-      }
-      if (windowMax < 0) return;
-      // A sparse clause left behind (its block reaches past the window) moves to
-      // the window: one block decode for several windows, and a bound of 0 when
-      // it has no doc there.
-      for (let j = 0; j < n; j++) {
-        const c = clauses[j];
-        if (wasEssential[j] === 0 && c.doc < windowMin && c.shallowEnd(windowMin) >= windowMax - 1)
-          c.advance(windowMin);
-      }
-      // One clause: any bound at most minScore skips the window, however loose.
-      const floorArg = n === 1 ? minScore : Infinity;
-      for (let j = 0; j < n; j++) {
-        const c = clauses[j];
-        fresh[j] = wasEssential[j];
-        bound[j] =
-          c.doc >= windowMax ? 0 : wasEssential[j] ? c.maxScoreIn(windowMin, windowMax - 1, floorArg) : c.maxScore;
-      }
-      partition(minScore);
-      let grew = false;
-      for (let i = fe; i < n; i++) if (wasEssential[order[i]] === 0) grew = true;
-      if (grew) {
-        // Pass 2: the window is cut at every clause's nearest block edge and all clauses are
-        // bounded again. A clause whose block cursor moved past windowMin in pass 1 (over
-        // several blocks of a lagging field) bounds the range by its global maximum.
-        windowMax = windowEdge(false);
-        if (windowMax < windowMin + 32 * n) windowMax = Math.min(NO_MORE_DOCS, windowMin + 32 * n);
-        for (let j = 0; j < n; j++) {
-          const c = clauses[j];
-          fresh[j] = 1;
-          bound[j] = c.doc >= windowMax ? 0 : c.maxScoreIn(windowMin, windowMax - 1, floorArg);
-        }
-        partition(minScore);
-      }
-      if (anyAlts) {
-        dormant = sleepSubs(minScore, windowMax);
-        if (dormant > 0) st.exact = false;
-      }
-      boundsValid = true;
-      if (fe > 0) st.exact = false;
-      if (!filtered) {
-        wasEssential.fill(0);
-        for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
-      }
-      if (fe === n) {
-        // Skipped: the clauses essential before keep cutting the next window in pass 1
-        // (at their leading fields' edges where they narrow).
-        if (anyNarrowing) narrow(minScore, windowMin, windowMax);
-        windowMin = windowMax;
-        continue;
-      }
-      if (filtered) {
-        wasEssential.fill(0);
-        for (let i = fe; i < n; i++) wasEssential[order[i]] = 1;
-      }
+    const m = pickRequired(this.clauses, this.bound, minScore, this.req);
+    if (m > 0) {
+      this.lead = this.req[0];
+      this.nOthers = leapfrogged(this.clauses, this.req, m, this.lead, this.others);
     }
-    if (boundsValid && anyNarrowing) narrow(minScore, windowMin, windowMax);
-    let lead = -1;
-    let nOthers = 0;
-    /** The k-th score the required clauses were last picked at (they only change as it grows). */
-    let reqMin = minScore;
-    if (boundsValid && dormant === 0) {
-      if (!filtered) lead = pickLead(clauses, bound, minScore);
-      else {
-        const m = pickRequired(clauses, bound, minScore, req);
-        if (m > 0) {
-          lead = req[0];
-          nOthers = leapfrogged(clauses, req, m, lead, others);
-        }
-      }
-    }
-    if (bulk) {
-      let essentialCost = 0;
-      for (let i = fe; i < n; i++) essentialCost += clauses[order[i]].cost;
-      if (essentialCost * BULK_DENSITY >= t.maxDoc) {
-        // Dense essential clauses: they walk the window term at a time (bulk-window.ts).
-        for (let i = fe; i < n; i++) {
-          const c = clauses[order[i]];
-          if (c.doc < windowMin) c.advance(windowMin);
-        }
-        scoreWindowBulk(
-          t,
-          top,
-          st,
-          windowMin,
-          windowMax,
-          order,
-          fe,
-          prefix,
-          dormant,
-          alts,
-          (columns ??= windowColumns(n)),
-        );
-        windowMin = windowMax;
-        continue;
-      }
-    }
-    if (lead >= 0) st.exact = false;
+  }
+
+  /** Dense essential clauses walk the window term at a time (bulk-window.ts); false when they are not dense. */
+  private scoreBulk(): boolean {
+    const { clauses, order, fe, n } = this;
+    let essentialCost = 0;
+    for (let i = fe; i < n; i++) essentialCost += clauses[order[i]].cost;
+    if (essentialCost * BULK_DENSITY < this.t.maxDoc) return false;
     for (let i = fe; i < n; i++) {
       const c = clauses[order[i]];
-      if (c.doc < windowMin) c.advance(windowMin);
+      if (c.doc < this.windowMin) c.advance(this.windowMin);
     }
-    if (lead >= 0 && clauses[lead].doc < windowMin) clauses[lead].advance(windowMin);
-    let doc = NO_MORE_DOCS;
-    if (lead >= 0) doc = clauses[lead].doc;
-    else for (let i = fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+    scoreWindowBulk(
+      this.t,
+      this.top,
+      this.st,
+      this.windowMin,
+      this.windowMax,
+      order,
+      fe,
+      this.prefix,
+      this.dormant,
+      this.alts,
+      (this.columns ??= windowColumns(n)),
+    );
+    return true;
+  }
 
+  /** Doc at a time over the window: each candidate skipped, passed over on its bound, or scored and offered. */
+  private scoreDocs(): void {
+    const { clauses, order, n, windowMax, t } = this;
+    const { accept, excluded } = t;
+    if (this.lead >= 0) this.st.exact = false;
+    for (let i = this.fe; i < n; i++) {
+      const c = clauses[order[i]];
+      if (c.doc < this.windowMin) c.advance(this.windowMin);
+    }
+    if (this.lead >= 0 && clauses[this.lead].doc < this.windowMin) clauses[this.lead].advance(this.windowMin);
+    let doc = this.nextCandidate();
     while (doc < windowMax) {
-      if (nOthers > 0) {
-        doc = leapfrog(clauses, lead, others, nOthers, bits, doc, windowMax);
+      const lead = this.lead;
+      if (this.nOthers > 0) {
+        doc = leapfrog(clauses, lead, this.others, this.nOthers, this.bits, doc, windowMax);
         if (doc >= windowMax) break;
       }
       if (lead >= 0) {
         // Only docs of the required lead can compete: essential clauses jump to them.
-        for (let i = fe; i < n; i++) {
+        for (let i = this.fe; i < n; i++) {
           const c = clauses[order[i]];
           if (c.doc < doc) c.advance(doc);
         }
       }
-      if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) {
-        if (bits !== null) {
-          for (let i = fe; i < n; i++) {
-            const c = clauses[order[i]];
-            if (c.doc <= doc) advanceMatching(c, doc + 1, bits);
-          }
-          if (lead >= 0 && clauses[lead].doc <= doc) advanceMatching(clauses[lead], doc + 1, bits);
-        } else {
-          const next = nextCandidate !== null ? nextCandidate(doc + 1) : doc + 1;
-          for (let i = fe; i < n; i++) {
-            const c = clauses[order[i]];
-            if (c.doc < next) {
-              if (c.doc === doc && next === doc + 1) c.nextDoc();
-              else c.advance(next);
-            }
-          }
-          if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
-        }
-      } else {
-        st.count++;
-        // Bound of this doc from the essential clauses' per-doc bounds (no freqs
-        // decoded) and the non-essential bounds: if it cannot compete, pass over it.
-        // With a lead (whose docs the essential clauses were moved to), only while
-        // the bound passes over at least half the docs it is asked about.
-        let ub =
-          lead >= 0 && (!filtered || (leadBounds >= 32 && leadPassed * 2 < leadBounds))
-            ? Infinity
-            : prefix[fe] + dormant;
-        for (let i = fe; i < n && ub !== Infinity; i++) {
-          const c = clauses[order[i]];
-          if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
-        }
-        const passed = ub * SAFE <= floor(top, st);
-        if (lead >= 0 && ub !== Infinity) {
-          leadBounds++;
-          if (passed) leadPassed++;
-        }
-        if (passed) {
-          for (let i = fe; i < n; i++) {
-            const c = clauses[order[i]];
-            if (c.doc !== doc) continue;
-            if (bits !== null) advanceMatching(c, doc + 1, bits);
-            else c.nextDoc();
-          }
-          if (lead >= 0 && clauses[lead].doc === doc) {
-            if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
-            else clauses[lead].nextDoc();
-          }
-        } else {
-          let partial = 0;
-          for (let i = fe; i < n; i++) {
-            const j = order[i];
-            const c = clauses[j];
-            if (c.doc === doc) {
-              const v = c.score();
-              s[j] = v;
-              stamp[j] = doc;
-              partial += v;
-              if (bits !== null) advanceMatching(c, doc + 1, bits);
-              else c.nextDoc();
-            } else if (dormant > 0 && alts[j] !== null) {
-              const v = alts[j]!.scoreAt(doc);
-              if (v >= 0) {
-                s[j] = v;
-                stamp[j] = doc;
-                partial += v;
-              }
-            }
-          }
-          let competitive = true;
-          if (fe > 0) {
-            const min = floor(top, st);
-            for (let i = fe - 1; i >= 0; i--) {
-              if ((partial + prefix[i + 1]) * SAFE <= min) {
-                competitive = false;
-                break;
-              }
-              const j = order[i];
-              const c = clauses[j];
-              if (c.doc < doc) c.advance(doc);
-              if (c.doc === doc) {
-                const v = c.score();
-                s[j] = v;
-                stamp[j] = doc;
-                partial += v;
-              }
-            }
-          }
-          if (lead >= 0 && clauses[lead].doc === doc) {
-            if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
-            else clauses[lead].nextDoc();
-          }
-          if (competitive) {
-            let total = 0;
-            for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
-            top.offer(total, docBase + doc);
-            if (boundsValid && dormant === 0) {
-              const min = floor(top, st);
-              while (fe < n && prefix[fe + 1] * SAFE <= min) {
-                fe++;
-                st.exact = false;
-              }
-              if (fe === n) break;
-              // Without a filter only a first lead is looked for; with one, the leapfrogged clauses grow too.
-              if (!filtered) {
-                if (lead < 0) {
-                  lead = pickLead(clauses, bound, min);
-                  if (lead >= 0) {
-                    st.exact = false;
-                    if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
-                  }
-                }
-              } else if (min !== reqMin) {
-                reqMin = min;
-                const m = pickRequired(clauses, bound, min, req);
-                if (m > 0) {
-                  if (lead < 0) {
-                    lead = req[0];
-                    st.exact = false;
-                    if (clauses[lead].doc <= doc) clauses[lead].advance(doc + 1);
-                  }
-                  nOthers = leapfrogged(clauses, req, m, lead, others);
-                }
-              }
-            }
+      if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) this.skipRejected(doc);
+      else {
+        this.st.count++;
+        if (this.docBoundPasses(doc)) this.passOver(doc);
+        else {
+          const partial = this.completeScore(doc, this.scoreEssential(doc));
+          this.stepLead(doc);
+          if (partial !== NOT_COMPETITIVE) {
+            this.offer(doc);
+            if (this.raiseFloor(doc)) break;
           }
         }
       }
-      doc = NO_MORE_DOCS;
-      if (lead >= 0) doc = clauses[lead].doc;
-      else for (let i = fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+      doc = this.nextCandidate();
     }
-    windowMin = windowMax;
+  }
+
+  /** The next doc to look at: the lead's, else the least of the essential clauses'. */
+  private nextCandidate(): number {
+    const { clauses, order, n } = this;
+    if (this.lead >= 0) return clauses[this.lead].doc;
+    let doc = NO_MORE_DOCS;
+    for (let i = this.fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+    return doc;
+  }
+
+  /** The essential clauses and the lead move past `doc`, which the filter or an excluded clause rejects. */
+  private skipRejected(doc: number): void {
+    const { clauses, order, n, lead } = this;
+    const bits = this.bits;
+    if (bits !== null) {
+      for (let i = this.fe; i < n; i++) {
+        const c = clauses[order[i]];
+        if (c.doc <= doc) advanceMatching(c, doc + 1, bits);
+      }
+      if (lead >= 0 && clauses[lead].doc <= doc) advanceMatching(clauses[lead], doc + 1, bits);
+      return;
+    }
+    const nextCandidate = this.t.nextCandidate;
+    const next = nextCandidate !== null ? nextCandidate(doc + 1) : doc + 1;
+    for (let i = this.fe; i < n; i++) {
+      const c = clauses[order[i]];
+      if (c.doc < next) {
+        if (c.doc === doc && next === doc + 1) c.nextDoc();
+        else c.advance(next);
+      }
+    }
+    if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
+  }
+
+  /**
+   * Bound of this doc from the essential clauses' per-doc bounds (no freqs
+   * decoded) and the non-essential bounds: true if it cannot compete. With a
+   * lead (whose docs the essential clauses were moved to), only while the bound
+   * passes over at least half the docs it is asked about.
+   */
+  private docBoundPasses(doc: number): boolean {
+    const { clauses, order, n, lead } = this;
+    let ub =
+      lead >= 0 && (!this.filtered || (this.leadBounds >= 32 && this.leadPassed * 2 < this.leadBounds))
+        ? Infinity
+        : this.prefix[this.fe] + this.dormant;
+    for (let i = this.fe; i < n && ub !== Infinity; i++) {
+      const c = clauses[order[i]];
+      if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
+    }
+    const passed = ub * SAFE <= floor(this.top, this.st);
+    if (lead >= 0 && ub !== Infinity) {
+      this.leadBounds++;
+      if (passed) this.leadPassed++;
+    }
+    return passed;
+  }
+
+  /** The essential clauses and the lead on `doc` move past it unscored. */
+  private passOver(doc: number): void {
+    const { clauses, order, n, lead, bits } = this;
+    for (let i = this.fe; i < n; i++) {
+      const c = clauses[order[i]];
+      if (c.doc !== doc) continue;
+      if (bits !== null) advanceMatching(c, doc + 1, bits);
+      else c.nextDoc();
+    }
+    if (lead >= 0 && clauses[lead].doc === doc) {
+      if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
+      else clauses[lead].nextDoc();
+    }
+  }
+
+  /** The sum of the essential clauses' scores at `doc` (stamped; those on it move past it), sleeping subs included. */
+  private scoreEssential(doc: number): number {
+    const { clauses, order, n, s, stamp, bits, dormant, alts } = this;
+    let partial = 0;
+    for (let i = this.fe; i < n; i++) {
+      const j = order[i];
+      const c = clauses[j];
+      if (c.doc === doc) {
+        const v = c.score();
+        s[j] = v;
+        stamp[j] = doc;
+        partial += v;
+        if (bits !== null) advanceMatching(c, doc + 1, bits);
+        else c.nextDoc();
+      } else if (dormant > 0 && alts[j] !== null) {
+        const v = alts[j]!.scoreAt(doc);
+        if (v >= 0) {
+          s[j] = v;
+          stamp[j] = doc;
+          partial += v;
+        }
+      }
+    }
+    return partial;
+  }
+
+  /**
+   * `partial` completed by the non-essential clauses, highest bound first, while
+   * the doc can still compete; NOT_COMPETITIVE once it cannot.
+   */
+  private completeScore(doc: number, partial: number): number {
+    const fe = this.fe;
+    if (fe === 0) return partial;
+    const { clauses, order, prefix, s, stamp } = this;
+    const min = floor(this.top, this.st);
+    for (let i = fe - 1; i >= 0; i--) {
+      if ((partial + prefix[i + 1]) * SAFE <= min) return NOT_COMPETITIVE;
+      const j = order[i];
+      const c = clauses[j];
+      if (c.doc < doc) c.advance(doc);
+      if (c.doc === doc) {
+        const v = c.score();
+        s[j] = v;
+        stamp[j] = doc;
+        partial += v;
+      }
+    }
+    return partial;
+  }
+
+  /** The lead moves past `doc` when it is on it. */
+  private stepLead(doc: number): void {
+    const lead = this.lead;
+    if (lead < 0 || this.clauses[lead].doc !== doc) return;
+    if (this.bits !== null) advanceMatching(this.clauses[lead], doc + 1, this.bits);
+    else this.clauses[lead].nextDoc();
+  }
+
+  /** Offer `doc` with its clauses' scores summed in canonical order. */
+  private offer(doc: number): void {
+    const { s, stamp, n } = this;
+    let total = 0;
+    for (let j = 0; j < n; j++) if (stamp[j] === doc) total += s[j];
+    this.top.offer(total, this.t.docBase + doc);
+  }
+
+  /**
+   * After an offer raised the k-th score: more clauses turn non-essential, and
+   * a lead (with a filter: more leapfrogged clauses) may be found. True when no
+   * clause is essential any more (the window is done).
+   */
+  private raiseFloor(doc: number): boolean {
+    if (!this.boundsValid || this.dormant !== 0) return false;
+    const { clauses, bound, prefix, n, st } = this;
+    const min = floor(this.top, st);
+    while (this.fe < n && prefix[this.fe + 1] * SAFE <= min) {
+      this.fe++;
+      st.exact = false;
+    }
+    if (this.fe === n) return true;
+    // Without a filter only a first lead is looked for; with one, the leapfrogged clauses grow too.
+    if (!this.filtered) {
+      if (this.lead < 0) {
+        this.lead = pickLead(clauses, bound, min);
+        if (this.lead >= 0) {
+          st.exact = false;
+          if (clauses[this.lead].doc <= doc) clauses[this.lead].advance(doc + 1);
+        }
+      }
+    } else if (min !== this.reqMin) {
+      this.reqMin = min;
+      const m = pickRequired(clauses, bound, min, this.req);
+      if (m > 0) {
+        if (this.lead < 0) {
+          this.lead = this.req[0];
+          st.exact = false;
+          if (clauses[this.lead].doc <= doc) clauses[this.lead].advance(doc + 1);
+        }
+        this.nOthers = leapfrogged(clauses, this.req, m, this.lead, this.others);
+      }
+    }
+    return false;
   }
 }
