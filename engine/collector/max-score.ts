@@ -46,8 +46,8 @@
  * competitive accepted doc are skipped undecoded (see CombinedScorer.maxScoreIn).
  */
 import { NO_MORE_DOCS } from '../segment/types.ts';
-import { advanceMatching, MaxScorer } from '../scorer/scorers.ts';
-import type { Scorer } from '../scorer/scorers.ts';
+import { advanceMatching } from '../scorer/scorers.ts';
+import type { MaxScorer, Scorer } from '../scorer/scorers.ts';
 import { CombinedScorer } from '../scorer/combined-scorer.ts';
 import { scoreWindowBulk, windowColumns } from './bulk-window.ts';
 import type { WindowColumns } from './bulk-window.ts';
@@ -55,92 +55,8 @@ import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } fro
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
 import { WINDOWS_PER_CHECK } from '../query/budget.ts';
-
-/**
- * A clause every competitive doc of the window must match: the bounds of all
- * the other clauses sum to at most `minScore`. The cheapest such clause, or -1.
- * (Only for up to 16 clauses; the sums are taken explicitly, no subtraction.)
- */
-function pickLead(clauses: Scorer[], bound: Float64Array, minScore: number): number {
-  const n = clauses.length;
-  if (n < 2 || n > 16 || minScore === -Infinity) return -1;
-  let best = -1;
-  for (let j = 0; j < n; j++) {
-    let others = 0;
-    for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
-    if (others * SAFE <= minScore && (best < 0 || clauses[j].cost < clauses[best].cost)) best = j;
-  }
-  return best;
-}
-
-/**
- * Clauses every competitive doc of the window must match: the bounds of all
- * the other clauses sum to at most `minScore`. Writes them to `req`, the
- * cheapest first, and returns how many.
- * (Only for up to 16 clauses; the sums are taken explicitly, no subtraction.)
- */
-function pickRequired(clauses: Scorer[], bound: Float64Array, minScore: number, req: Int32Array): number {
-  const n = clauses.length;
-  if (n < 2 || n > 16 || minScore === -Infinity) return 0;
-  let m = 0;
-  for (let j = 0; j < n; j++) {
-    let others = 0;
-    for (let k = 0; k < n; k++) if (k !== j) others += bound[k];
-    if (others * SAFE > minScore) continue;
-    req[m++] = j;
-    if (clauses[j].cost < clauses[req[0]].cost) {
-      req[m - 1] = req[0];
-      req[0] = j;
-    }
-  }
-  return m;
-}
-
-/**
- * Of the m required clauses in `req`: the ones other than `lead` with postings
- * at most twice as long as the lead's, written to `others`; returns how many.
- * (Moving a much denser one to every lead doc decodes about all its blocks;
- * its docs are checked when scoring.)
- */
-function leapfrogged(clauses: Scorer[], req: Int32Array, m: number, lead: number, others: Int32Array): number {
-  const most = 2 * clauses[lead].cost;
-  let k = 0;
-  for (let q = 0; q < m; q++) if (req[q] !== lead && clauses[req[q]].cost <= most) others[k++] = req[q];
-  return k;
-}
-
-/**
- * The first doc >= d of the lead (at d) that each of the first nOthers
- * clauses of `others` matches (each moved to it, skipping docs `bits` rejects),
- * or a doc >= windowMax. The lead is not moved past windowMax: the next
- * window's requirements may differ.
- */
-function leapfrog(
-  clauses: Scorer[],
-  lead: number,
-  others: Int32Array,
-  nOthers: number,
-  bits: Uint32Array | null,
-  d: number,
-  windowMax: number,
-): number {
-  const l = clauses[lead];
-  for (;;) {
-    let target = d;
-    for (let q = 0; q < nOthers; q++) {
-      const r = clauses[others[q]];
-      if (r.doc < d) {
-        if (bits !== null) advanceMatching(r, d, bits);
-        else r.advance(d);
-      }
-      if (r.doc > target) target = r.doc;
-    }
-    if (target === d) return d;
-    if (target > windowMax) target = windowMax;
-    d = bits !== null ? advanceMatching(l, target, bits) : l.advance(target);
-    if (d >= windowMax) return d;
-  }
-}
+import { leapfrog as leapfrogImported, leapfrogged, pickLead, pickRequired } from './max-score-leads.ts';
+import { SleepingSubs } from './max-score-subs.ts';
 
 /**
  * Module-local bindings of the shared helpers: the hot loop below reads these
@@ -150,6 +66,7 @@ function leapfrog(
 const SAFE = SAFE_MARGIN;
 const floor = floorOf;
 const isExcluded = isExcludedAt;
+const leapfrog = leapfrogImported;
 
 const NONE = new Int32Array(0);
 /** Bulk scoring needs the clauses' postings to hold at least 1/BULK_DENSITY of the segment's doc ids. */
@@ -176,7 +93,7 @@ const NOT_COMPETITIVE = -Infinity;
  * One segment's MaxScore: the clauses' partition and bounds, the window, the
  * lead, and the steps run per window (openWindow, pickLeads, scoreBulk,
  * scoreDocs) and per doc (skipRejected, docBoundPasses, passOver,
- * scoreEssential, completeScore, offer, raiseFloor).
+ * scoreCandidate: scoreEssential, completeScore, offer, raiseFloor).
  */
 class MaxScoreRun {
   private readonly clauses: Scorer[];
@@ -217,12 +134,7 @@ class MaxScoreRun {
   /** Clauses of alternatives (MaxScorer) by index, null for others; their subs may sleep per window. */
   private readonly alts: (MaxScorer | null)[];
   private readonly anyAlts: boolean;
-  // Units of the sub-level partition: a whole clause (sub -1) or one sub of a clause of alternatives.
-  private readonly unitJ: Int32Array;
-  private readonly unitI: Int32Array;
-  private readonly unitB: Float64Array;
-  private readonly unitCost: Float64Array;
-  private readonly essential: Uint8Array;
+  private readonly subs: SleepingSubs;
   /** Bounds of clause j were computed for this window (its subs' bounds may be used). */
   private readonly fresh: Uint8Array;
   /**
@@ -275,16 +187,9 @@ class MaxScoreRun {
     // Filter-tightened window bounds only pay off where a window can be skipped on one clause's bound.
     if (bits !== null && n === 1) clauses[0].useFilter?.(bits);
     this.wasEssential = new Uint8Array(n).fill(1);
-    this.alts = clauses.map((c) => (c instanceof MaxScorer ? c : null));
-    this.anyAlts = n <= 16 && this.alts.some((c) => c !== null);
-    let nSubs = 0;
-    for (const c of this.alts) if (c !== null) nSubs += c.size;
-    const nUnits = this.anyAlts ? n + nSubs : 0;
-    this.unitJ = new Int32Array(nUnits);
-    this.unitI = new Int32Array(nUnits);
-    this.unitB = new Float64Array(nUnits);
-    this.unitCost = new Float64Array(nUnits);
-    this.essential = new Uint8Array(this.anyAlts ? n : 0);
+    this.subs = new SleepingSubs(clauses);
+    this.alts = this.subs.alts;
+    this.anyAlts = this.subs.any;
     this.fresh = new Uint8Array(n);
     this.req = this.filtered && n <= 16 ? new Int32Array(n) : NONE;
     this.others = this.filtered && n <= 16 ? new Int32Array(n) : NONE;
@@ -337,7 +242,9 @@ class MaxScoreRun {
     if (!this.cutWindow()) return Window.Done;
     this.boundWindow(minScore);
     if (this.anyAlts) {
-      this.dormant = this.sleepSubs(minScore);
+      const { clauses, bound, fresh, order, prefix } = this;
+      this.dormant = this.subs.sleep(clauses, bound, fresh, order, prefix, this.fe, this.windowMax, minScore);
+      this.fe = this.subs.fe;
       if (this.dormant > 0) this.st.exact = false;
     }
     this.boundsValid = true;
@@ -368,7 +275,7 @@ class MaxScoreRun {
    */
   private cutWindow(): boolean {
     let windowMax = this.windowEdge(true);
-    if (this.wakeAll() && windowMax < 0) windowMax = this.windowEdge(true);
+    if (this.subs.wakeAll() && windowMax < 0) windowMax = this.windowEdge(true);
     if (this.narrowed) {
       // Narrowed clauses cut the window at their leading fields' block edges only
       // (the lagging fields have not passed windowMin); now every field leads
@@ -486,111 +393,6 @@ class MaxScoreRun {
     this.fe = fe;
   }
 
-  /** Wake every sleeping sub; true when one slept. */
-  private wakeAll(): boolean {
-    let any = false;
-    if (this.anyAlts) {
-      for (let j = 0; j < this.n; j++) {
-        const c = this.alts[j];
-        if (c !== null && c.sleeping) {
-          c.wake();
-          any = true;
-        }
-      }
-    }
-    return any;
-  }
-
-  /**
-   * Sub-level partition (clauses of alternatives split into their subs): a
-   * doc's score is at most the sum of the bounds of the units matching it, so
-   * the lowest-bound units whose bounds sum to at most minScore cannot make a
-   * doc competitive on their own. A clause with no other unit becomes
-   * non-essential; subs taken from a clause that stays essential sleep (they
-   * no longer lead the enumeration and are only consulted to score the docs
-   * the others find). Used when the essential units cost less to enumerate
-   * than the essential clauses of the clause-level partition; then `order`,
-   * `prefix` and `fe` are rebuilt. Returns the sum of the sleeping subs'
-   * bounds (0: clause-level partition kept).
-   */
-  private sleepSubs(minScore: number): number {
-    const m = this.sortUnits();
-    const { unitB, unitJ, unitI, unitCost, essential, clauses, order, n } = this;
-    let clauseCost = 0;
-    for (let k = this.fe; k < n; k++) clauseCost += clauses[order[k]].cost;
-    let sum = 0;
-    let p = 0;
-    for (; p < m; p++) {
-      if ((sum + unitB[p]) * SAFE > minScore) break;
-      sum += unitB[p];
-    }
-    essential.fill(0);
-    let subCost = 0;
-    for (let q = p; q < m; q++) {
-      essential[unitJ[q]] = 1;
-      subCost += unitCost[q];
-    }
-    let sleeps = false;
-    for (let q = 0; q < p; q++) if (unitI[q] >= 0 && essential[unitJ[q]] === 1) sleeps = true;
-    if (!sleeps || subCost >= clauseCost) return 0;
-    this.essentialFirst();
-    let d = 0;
-    for (let q = 0; q < p; q++) {
-      if (unitI[q] < 0 || essential[unitJ[q]] === 0) continue;
-      this.alts[unitJ[q]]!.sleep(unitI[q]);
-      d += unitB[q];
-    }
-    for (let k = this.fe; k < n; k++) {
-      const c = this.alts[order[k]];
-      if (c !== null && c.sleeping) c.settle();
-    }
-    return d;
-  }
-
-  /** The window's units (whole clauses, or the subs of a freshly bounded clause of alternatives) by ascending bound; returns how many. */
-  private sortUnits(): number {
-    const { unitB, unitJ, unitI, unitCost, clauses, bound, fresh, windowMax, n } = this;
-    let m = 0;
-    for (let j = 0; j < n; j++) {
-      const c = clauses[j];
-      if (bound[j] === 0 || c.doc >= windowMax) continue;
-      const a = this.alts[j];
-      const split = a !== null && fresh[j] === 1;
-      const size = split ? a.size : 1;
-      for (let i = 0; i < size; i++) {
-        const b = split ? a.subBound(i) : bound[j];
-        if (b < 0) continue;
-        const cost = split ? a.subCost(i) : c.cost;
-        let p = m++;
-        while (p > 0 && unitB[p - 1] > b) {
-          unitB[p] = unitB[p - 1];
-          unitJ[p] = unitJ[p - 1];
-          unitI[p] = unitI[p - 1];
-          unitCost[p] = unitCost[p - 1];
-          p--;
-        }
-        unitB[p] = b;
-        unitJ[p] = j;
-        unitI[p] = split ? i : -1;
-        unitCost[p] = cost;
-      }
-    }
-    return m;
-  }
-
-  /** Rebuild the partition from `essential`: non-essential clauses (ascending bound) first. */
-  private essentialFirst(): void {
-    const { order, prefix, bound, essential, n } = this;
-    let w = 0;
-    for (let k = 0; k < n; k++) if (essential[order[k]] === 0) order[w++] = order[k];
-    const ne = w;
-    for (let j = 0; j < n; j++) if (essential[j] === 1) order[w++] = j;
-    // (the non-essential part keeps its ascending bounds; the essential part's order does not matter)
-    prefix[0] = 0;
-    for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k] + bound[order[k]];
-    this.fe = ne;
-  }
-
   /**
    * A clause of one term over several fields, essential (wasEssential) in the
    * window: when the window's docs without the term in some fields cannot
@@ -655,24 +457,26 @@ class MaxScoreRun {
 
   /** Doc at a time over the window: each candidate skipped, passed over on its bound, or scored and offered. */
   private scoreDocs(): void {
-    const { clauses, order, n, windowMax, t } = this;
+    const { clauses, order, n, windowMin, windowMax, t } = this;
     const { accept, excluded } = t;
-    if (this.lead >= 0) this.st.exact = false;
-    for (let i = this.fe; i < n; i++) {
+    // lead, nOthers and fe change only in raiseFloor (through scoreCandidate): kept in locals here.
+    let lead = this.lead;
+    let fe = this.fe;
+    if (lead >= 0) this.st.exact = false;
+    for (let i = fe; i < n; i++) {
       const c = clauses[order[i]];
-      if (c.doc < this.windowMin) c.advance(this.windowMin);
+      if (c.doc < windowMin) c.advance(windowMin);
     }
-    if (this.lead >= 0 && clauses[this.lead].doc < this.windowMin) clauses[this.lead].advance(this.windowMin);
-    let doc = this.nextCandidate();
+    if (lead >= 0 && clauses[lead].doc < windowMin) clauses[lead].advance(windowMin);
+    let doc = this.nextCandidate(lead, fe);
     while (doc < windowMax) {
-      const lead = this.lead;
       if (this.nOthers > 0) {
         doc = leapfrog(clauses, lead, this.others, this.nOthers, this.bits, doc, windowMax);
         if (doc >= windowMax) break;
       }
       if (lead >= 0) {
         // Only docs of the required lead can compete: essential clauses jump to them.
-        for (let i = this.fe; i < n; i++) {
+        for (let i = fe; i < n; i++) {
           const c = clauses[order[i]];
           if (c.doc < doc) c.advance(doc);
         }
@@ -681,26 +485,38 @@ class MaxScoreRun {
       else {
         this.st.count++;
         if (this.docBoundPasses(doc)) this.passOver(doc);
-        else {
-          const partial = this.completeScore(doc, this.scoreEssential(doc));
-          this.stepLead(doc);
-          if (partial !== NOT_COMPETITIVE) {
-            this.offer(doc);
-            if (this.raiseFloor(doc)) break;
-          }
-        }
+        else if (this.scoreCandidate(doc)) break;
+        lead = this.lead;
+        fe = this.fe;
       }
-      doc = this.nextCandidate();
+      doc = this.nextCandidate(lead, fe);
     }
   }
 
   /** The next doc to look at: the lead's, else the least of the essential clauses'. */
-  private nextCandidate(): number {
+  private nextCandidate(lead: number, fe: number): number {
     const { clauses, order, n } = this;
-    if (this.lead >= 0) return clauses[this.lead].doc;
+    if (lead >= 0) return clauses[lead].doc;
     let doc = NO_MORE_DOCS;
-    for (let i = this.fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
+    for (let i = fe; i < n; i++) if (clauses[order[i]].doc < doc) doc = clauses[order[i]].doc;
     return doc;
+  }
+
+  /**
+   * `doc` scored in full while it can still compete (scoreEssential, then
+   * completeScore) and offered; the lead moves past it. True when the raised
+   * k-th score leaves no clause essential (the window is done).
+   */
+  private scoreCandidate(doc: number): boolean {
+    const partial = this.completeScore(doc, this.scoreEssential(doc));
+    const lead = this.lead;
+    if (lead >= 0 && this.clauses[lead].doc === doc) {
+      if (this.bits !== null) advanceMatching(this.clauses[lead], doc + 1, this.bits);
+      else this.clauses[lead].nextDoc();
+    }
+    if (partial === NOT_COMPETITIVE) return false;
+    this.offer(doc);
+    return this.raiseFloor(doc);
   }
 
   /** The essential clauses and the lead move past `doc`, which the filter or an excluded clause rejects. */
@@ -814,14 +630,6 @@ class MaxScoreRun {
       }
     }
     return partial;
-  }
-
-  /** The lead moves past `doc` when it is on it. */
-  private stepLead(doc: number): void {
-    const lead = this.lead;
-    if (lead < 0 || this.clauses[lead].doc !== doc) return;
-    if (this.bits !== null) advanceMatching(this.clauses[lead], doc + 1, this.bits);
-    else this.clauses[lead].nextDoc();
   }
 
   /** Offer `doc` with its clauses' scores summed in canonical order. */
