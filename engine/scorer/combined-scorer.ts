@@ -19,10 +19,10 @@ import { NORM_TABLE } from '../similarity/norms.ts';
 import { bm25Score } from '../similarity/bm25.ts';
 import type { TermWeight } from '../similarity/bm25.ts';
 import { advanceIterator, bitSet } from './scorers.ts';
-import { acquireScratch, releaseScratch, scoreRangeByDoc } from '../collector/bulk-window.ts';
+import { acquireScratch, releaseScratch, scoreRangeByDoc } from './range-scoring.ts';
 import type { Scorer } from './scorers.ts';
-import { addCombinedScores } from '../collector/sparse-exhaustive.ts';
-import type { ScoreTable } from '../collector/sparse-exhaustive.ts';
+import { addCombinedScores } from './score-table.ts';
+import type { ScoreTable } from './score-table.ts';
 import { filterMinsFor, impactPairs, maxFreqAtNorm, rangeMin, segmentLengths } from './field-lengths.ts';
 import type { FieldLengths, FilterMins } from './field-lengths.ts';
 

@@ -23,8 +23,8 @@ import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
 import { bm25Score, bm25UpperBound } from '../similarity/bm25.ts';
 import { NORM_TABLE } from '../similarity/norms.ts';
 import type { TermWeight } from '../similarity/bm25.ts';
-import { acquireScratch, releaseScratch, scoreRange } from '../collector/bulk-window.ts';
-import type { ScoreTable } from '../collector/sparse-exhaustive.ts';
+import { acquireScratch, releaseScratch, scoreRange } from './range-scoring.ts';
+import type { ScoreTable } from './score-table.ts';
 
 export interface Scorer {
   doc: number;
@@ -46,7 +46,7 @@ export interface Scorer {
   /** Optional: a bound on score() for the current doc, cheaper than scoring it (e.g. without decoding freqs). */
   docBound?(): number;
   /**
-   * Optional bulk form of score()/nextDoc() (collector/bulk-window.ts scoreRange has the
+   * Optional bulk form of score()/nextDoc() (range-scoring.ts scoreRange has the
    * generic one): for each doc d from the current one up to hi (exclusive), adds
    * its score to out[d - lo] (with `max`: raises out[d - lo] to it) and sets
    * marks[d - lo] = 1; ends on the first doc >= hi. Scores are bit-identical to
