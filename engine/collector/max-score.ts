@@ -92,8 +92,9 @@ const NOT_COMPETITIVE = -Infinity;
 /**
  * One segment's MaxScore: the clauses' partition and bounds, the window, the
  * lead, and the steps run per window (openWindow, pickLeads, scoreBulk,
- * scoreDocs) and per doc (skipRejected, docBoundPasses, passOver,
- * scoreCandidate: scoreEssential, completeScore, offer, raiseFloor).
+ * scoreDocs) and per doc (skipRejected; the doc's bound, inline in the
+ * scoreDocs loop, which passes over it; scoreCandidate: scoreEssential,
+ * completeScore, offer, raiseFloor).
  */
 class MaxScoreRun {
   private readonly clauses: Scorer[];
@@ -455,9 +456,13 @@ class MaxScoreRun {
     return true;
   }
 
-  /** Doc at a time over the window: each candidate skipped, passed over on its bound, or scored and offered. */
+  /**
+   * Doc at a time over the window: each candidate skipped, passed over on its
+   * bound, or scored and offered. The per-doc bound is written inline: this loop
+   * is the hottest code of a search.
+   */
   private scoreDocs(): void {
-    const { clauses, order, n, windowMin, windowMax, t } = this;
+    const { clauses, order, n, windowMin, windowMax, t, st, top, prefix, bits, filtered } = this;
     const { accept, excluded } = t;
     // lead, nOthers and fe change only in raiseFloor (through scoreCandidate): kept in locals here.
     let lead = this.lead;
@@ -483,9 +488,36 @@ class MaxScoreRun {
       }
       if (!accept(doc) || (excluded.length > 0 && isExcluded(excluded, doc))) this.skipRejected(doc);
       else {
-        this.st.count++;
-        if (this.docBoundPasses(doc)) this.passOver(doc);
-        else if (this.scoreCandidate(doc)) break;
+        st.count++;
+        // Bound of this doc from the essential clauses' per-doc bounds (no freqs
+        // decoded) and the non-essential bounds: if it cannot compete, pass over it.
+        // With a lead (whose docs the essential clauses were moved to), only while
+        // the bound passes over at least half the docs it is asked about.
+        let ub =
+          lead >= 0 && (!filtered || (this.leadBounds >= 32 && this.leadPassed * 2 < this.leadBounds))
+            ? Infinity
+            : prefix[fe] + this.dormant;
+        for (let i = fe; i < n && ub !== Infinity; i++) {
+          const c = clauses[order[i]];
+          if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
+        }
+        const passed = ub * SAFE <= floor(top, st);
+        if (lead >= 0 && ub !== Infinity) {
+          this.leadBounds++;
+          if (passed) this.leadPassed++;
+        }
+        if (passed) {
+          for (let i = fe; i < n; i++) {
+            const c = clauses[order[i]];
+            if (c.doc !== doc) continue;
+            if (bits !== null) advanceMatching(c, doc + 1, bits);
+            else c.nextDoc();
+          }
+          if (lead >= 0 && clauses[lead].doc === doc) {
+            if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
+            else clauses[lead].nextDoc();
+          }
+        } else if (this.scoreCandidate(doc)) break;
         lead = this.lead;
         fe = this.fe;
       }
@@ -541,45 +573,6 @@ class MaxScoreRun {
       }
     }
     if (lead >= 0 && clauses[lead].doc < next) clauses[lead].advance(next);
-  }
-
-  /**
-   * Bound of this doc from the essential clauses' per-doc bounds (no freqs
-   * decoded) and the non-essential bounds: true if it cannot compete. With a
-   * lead (whose docs the essential clauses were moved to), only while the bound
-   * passes over at least half the docs it is asked about.
-   */
-  private docBoundPasses(doc: number): boolean {
-    const { clauses, order, n, lead } = this;
-    let ub =
-      lead >= 0 && (!this.filtered || (this.leadBounds >= 32 && this.leadPassed * 2 < this.leadBounds))
-        ? Infinity
-        : this.prefix[this.fe] + this.dormant;
-    for (let i = this.fe; i < n && ub !== Infinity; i++) {
-      const c = clauses[order[i]];
-      if (c.doc === doc) ub += c.docBound !== undefined ? c.docBound() : Infinity;
-    }
-    const passed = ub * SAFE <= floor(this.top, this.st);
-    if (lead >= 0 && ub !== Infinity) {
-      this.leadBounds++;
-      if (passed) this.leadPassed++;
-    }
-    return passed;
-  }
-
-  /** The essential clauses and the lead on `doc` move past it unscored. */
-  private passOver(doc: number): void {
-    const { clauses, order, n, lead, bits } = this;
-    for (let i = this.fe; i < n; i++) {
-      const c = clauses[order[i]];
-      if (c.doc !== doc) continue;
-      if (bits !== null) advanceMatching(c, doc + 1, bits);
-      else c.nextDoc();
-    }
-    if (lead >= 0 && clauses[lead].doc === doc) {
-      if (bits !== null) advanceMatching(clauses[lead], doc + 1, bits);
-      else clauses[lead].nextDoc();
-    }
   }
 
   /** The sum of the essential clauses' scores at `doc` (stamped; those on it move past it), sleeping subs included. */
