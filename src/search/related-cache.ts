@@ -5,7 +5,7 @@
  * are keyed by (snapshot generation, token-set id, document key): a commit or
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
- * Least recently used entries are evicted past `maxEntries` (bounded-map.ts: in bulk,
+ * Least recently used entries are evicted past `maxEntries` (engine/util/bounded-map.ts: in bulk,
  * by generations). A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
