@@ -1,0 +1,49 @@
+/**
+ * The HTTP hooks of the metrics: a middleware that times every request under
+ * the route pattern that answered it (never the raw path, so the label set is
+ * bounded by the registered routes), and a fetch wrapper that times LLM
+ * upstream calls until their response headers.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { AppEnv } from '../http/env.ts';
+import type { Metrics } from './metrics.ts';
+
+/** The route label of requests no route answered (404s, 405s). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Times each request; the label is the pattern of the handler or middleware that answered. */
+export function requestMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const pattern = routePath(c);
+      // The catch-all middleware patterns answer only when no route matched.
+      const route = pattern === '' || pattern === '*' || pattern === '/*' ? UNMATCHED_ROUTE : pattern;
+      metrics.httpDuration.observe(
+        { method: methodLabel(c.req.method), route, status: String(c.res.status) },
+        (performance.now() - started) / 1000,
+      );
+    }
+  };
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const methodLabel = (m: string) => (METHODS.has(m) ? m : 'other');
+
+/** `inner` timed as an LLM upstream: outcome by the response's status, or network_error when it throws. */
+export function timedUpstreamFetch(metrics: Metrics, inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const started = performance.now();
+    try {
+      const res = await inner(input, init);
+      metrics.upstreamCall(performance.now() - started, res.ok ? 'ok' : 'http_error');
+      return res;
+    } catch (err) {
+      metrics.upstreamCall(performance.now() - started, 'network_error');
+      throw err;
+    }
+  };
+}
