@@ -42,7 +42,7 @@ import { analyticsRoutes } from './routes/analytics.ts';
 import { adminAnalyticsRoutes } from './routes/admin.analytics.ts';
 import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 import { VERSION } from './cli.ts';
-import { requestMetrics, timedUpstreamFetch } from './metrics/http.ts';
+import { requestMetrics, timedUpstreamFetch } from './http/metrics.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { watchDocuments } from './metrics/scrape.ts';
 import { metricsRoutes } from './routes/metrics.ts';

@@ -5,7 +5,7 @@
  * monitorEventLoopDelay) and ours, prefixed `enterprise_search_`.
  *
  * Figures arrive in two ways. Events are pushed through small hooks: request
- * durations (src/metrics/http.ts), search durations, engine commit and merge
+ * durations (src/http/metrics.ts), search durations, engine commit and merge
  * events (the engine's event callback), LLM upstream calls and web-search
  * provider failures. State is read when scraped (src/metrics/scrape.ts): the
  * indexing queue, the pipeline's counters, the index's segments and size.

@@ -6,8 +6,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppEnv } from '../http/env.ts';
-import type { Metrics } from './metrics.ts';
+import type { AppEnv } from './env.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** The route label of requests no route answered (404s, 405s). */
 export const UNMATCHED_ROUTE = 'unmatched';
