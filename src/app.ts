@@ -67,7 +67,7 @@ export function createApp(given: Services): Hono<AppEnv> {
     ...given,
     metrics,
     chatFetch: metrics
-      ? timedUpstreamFetch(metrics, given.chatFetch ?? ((input, init) => fetch(input, init)))
+      ? timedUpstreamFetch(given.chatFetch ?? ((input, init) => fetch(input, init)), metrics.upstreamCall)
       : given.chatFetch,
     signInThrottle: given.signInThrottle ?? new SignInThrottle(),
     conversations,
@@ -85,7 +85,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { log, config } = services;
 
-  if (metrics) app.use('*', requestMetrics(metrics));
+  if (metrics) app.use('*', requestMetrics(metrics.requested));
   app.use('*', async (c, next) => {
     const given = c.req.header('x-request-id');
     const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();

@@ -7,13 +7,18 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from './env.ts';
-import type { Metrics } from '../metrics/metrics.ts';
+
+/** Told of each request: its labels and duration in seconds. */
+export type RequestObserver = (labels: { method: string; route: string; status: string }, seconds: number) => void;
+
+/** Told of each upstream call: milliseconds, and how it ended (a 2xx status, another status, no response). */
+export type UpstreamObserver = (ms: number, outcome: 'ok' | 'http_error' | 'network_error') => void;
 
 /** The route label of requests no route answered (404s, 405s). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** Times each request; the label is the pattern of the handler or middleware that answered. */
-export function requestMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
+export function requestMetrics(observe: RequestObserver): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     try {
@@ -22,7 +27,7 @@ export function requestMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
       const pattern = routePath(c);
       // The catch-all middleware patterns answer only when no route matched.
       const route = pattern === '' || pattern === '*' || pattern === '/*' ? UNMATCHED_ROUTE : pattern;
-      metrics.httpDuration.observe(
+      observe(
         { method: methodLabel(c.req.method), route, status: String(c.res.status) },
         (performance.now() - started) / 1000,
       );
@@ -34,15 +39,15 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const methodLabel = (m: string) => (METHODS.has(m) ? m : 'other');
 
 /** `inner` timed as an LLM upstream: outcome by the response's status, or network_error when it throws. */
-export function timedUpstreamFetch(metrics: Metrics, inner: typeof fetch): typeof fetch {
+export function timedUpstreamFetch(inner: typeof fetch, observe: UpstreamObserver): typeof fetch {
   return async (input, init) => {
     const started = performance.now();
     try {
       const res = await inner(input, init);
-      metrics.upstreamCall(performance.now() - started, res.ok ? 'ok' : 'http_error');
+      observe(performance.now() - started, res.ok ? 'ok' : 'http_error');
       return res;
     } catch (err) {
-      metrics.upstreamCall(performance.now() - started, 'network_error');
+      observe(performance.now() - started, 'network_error');
       throw err;
     }
   };

@@ -114,6 +114,10 @@ export class Metrics {
     return this.registry.contentType;
   }
 
+  /** One request was answered (src/http/metrics.ts). */
+  readonly requested = (labels: { method: string; route: string; status: string }, seconds: number): void =>
+    this.httpDuration.observe(labels, seconds);
+
   /** One search took `ms` milliseconds. */
   readonly searched = (ms: number): void => this.searchDuration.observe(ms / 1000);
 
