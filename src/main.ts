@@ -8,6 +8,8 @@
  * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
  * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  * A port in use or an unusable DATA_DIR is one line on stderr and exit code 1 (src/startup.ts).
+ * The Prometheus metrics (src/metrics/) are made first, so the engine's events reach them from the open on;
+ * `readiness` (src/readiness.ts) follows the start for GET /readyz.
  * `npm start` execs node, so the signals a supervisor sends reach this process.
  */
 import { join } from 'node:path';
@@ -64,9 +66,9 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
 
-  // The index's write lock first: one process writes a data directory (a connector run of the CLI holds it too).
   const metrics = new Metrics(VERSION);
   const readiness = new Readiness();
+  // The index's write lock first: one process writes a data directory (a connector run of the CLI holds it too).
   const index = await openSearchIndex(config, log, metrics.engineEvent);
   readiness.mark('index');
   const state = await openState(config, log);
