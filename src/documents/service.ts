@@ -45,6 +45,10 @@ export class DocumentService {
   private committedSeq = 0;
   private waiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
   private unsubscribe: (() => void)[] = [];
+  /** Sequence number of the last operation replayed at start (0: none). */
+  private replayThrough = 0;
+  /** Per enqueue (oldest first): its last sequence number and when it arrived; dropped once committed. */
+  private arrivals: { seq: number; at: number }[] = [];
 
   private constructor(
     readonly index: Index,
@@ -96,6 +100,10 @@ export class DocumentService {
     const replay = ops.filter((op) => op.seq > committedSeq);
     for (const op of replay) service.track(op, options.now());
     pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
+    if (replay.length > 0) {
+      service.replayThrough = replay[replay.length - 1].seq;
+      service.arrivals.push({ seq: service.replayThrough, at: options.now() });
+    }
     if (replay.length > 0)
       options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
     await queue.releaseThrough(committedSeq);
@@ -112,6 +120,7 @@ export class DocumentService {
   /** Append an operation durably and hand it to the pipeline; resolves with its sequence number once durable. */
   async enqueue(op: NewQueueOp): Promise<number> {
     const { seq, durable, op: full } = this.queue.append(op);
+    this.arrived(seq);
     this.track(full, this.options.now());
     this.pipeline.submit(full, durable, approximateBytes(full));
     await durable;
@@ -129,6 +138,7 @@ export class DocumentService {
   ): { seqs: number[]; durable: Promise<void> } {
     const { seqs, durable, ops: full } = this.queue.appendMany(ops, raw);
     const now = this.options.now();
+    if (seqs.length > 0) this.arrived(seqs[seqs.length - 1]);
     for (const op of full) this.track(op, now);
     this.pipeline.submitMany(full, durable, full.map(approximateBytes));
     return { seqs, durable };
@@ -153,6 +163,20 @@ export class DocumentService {
 
   get lastCommittedSeq(): number {
     return this.committedSeq;
+  }
+
+  /** Whether the operations replayed at start (acknowledged, not in the last commit) are applied to the writer. */
+  get replayed(): boolean {
+    return this.pipeline.appliedSeq >= this.replayThrough;
+  }
+
+  /** When the oldest operation not yet committed arrived (epoch ms), or undefined when all are committed. */
+  get oldestUncommittedAt(): number | undefined {
+    return this.arrivals[0]?.at;
+  }
+
+  private arrived(seq: number): void {
+    if (seq > this.committedSeq) this.arrivals.push({ seq, at: this.options.now() });
   }
 
   /**
@@ -268,6 +292,9 @@ export class DocumentService {
     this.committedSeq = seq;
     this.statuses.committed(seq, info.committedAt);
     this.commitTimes.add(seq, info.committedAt);
+    let done = 0;
+    while (done < this.arrivals.length && this.arrivals[done].seq <= seq) done++;
+    if (done > 0) this.arrivals.splice(0, done);
     this.commitLog.append(encoder.encode(JSON.stringify({ seq, at: info.committedAt }))).catch((err) => {
       this.options.log.warn('could not record a commit time', { error: err });
     });
