@@ -20,9 +20,7 @@ import type { AppEnv } from '../http/env.ts';
 import { validate } from '../validation/pydantic.ts';
 import { Slug } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
-import type { UploadSessions } from '../uploads/sessions.ts';
-
-const StartBody = v.strictObject({ datasource: Slug });
+import { StartBody, type UploadSessions } from '../uploads/sessions.ts';
 
 export function indexingUploadSessionRoutes(services: Services & { uploads: UploadSessions }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
