@@ -10,10 +10,12 @@
 import * as v from 'valibot';
 import { accountOperations } from './account.ts';
 import { adminAccountOperations } from './admin-accounts.ts';
+import { adminConnectorOperations } from './admin-connectors.ts';
 import { adminOperations } from './admin-ops.ts';
 import { chatOperations } from './chat.ts';
 import { controlPlaneOperations } from './controlplane.ts';
 import { indexingOperations } from './indexing.ts';
+import { principalOperations } from './principals.ts';
 import { errorResponses, pathItems, type Operation } from './operations.ts';
 import { SchemaRegistry, type JsonSchema } from './schema.ts';
 import { API_VERSION, searchOperations } from './search.ts';
@@ -51,7 +53,9 @@ function operations(r: SchemaRegistry): Operation[] {
     ...chatOperations(r),
     ...indexingOperations(r),
     ...controlPlaneOperations(r),
+    ...principalOperations(r),
     ...adminAccountOperations(r),
+    ...adminConnectorOperations(r),
     ...adminOperations(r),
     ...accountOperations(r),
   ];
@@ -64,7 +68,8 @@ const TAGS: Record<string, string> = {
   'Indexing API: documents': 'Push, delete and inspect documents; upload sessions for full re-uploads.',
   'Indexing API: control plane': 'Datasources, subs, users, groups and memberships.',
   'Admin: accounts and keys': 'Accounts, roles, personal keys, service accounts, passwords, sign-in links, sessions.',
-  'Admin: operations': 'Agents, connectors, audit log, analytics, statistics and settings.',
+  'Admin: agents and connectors': 'Agents (chat presets) and connectors with their runs.',
+  'Admin: operations': 'Audit log, search analytics, statistics and settings.',
   Conversations: 'Saved chat conversations of the signed-in person.',
   Analytics: 'Search analytics events and the search history of the signed-in person.',
   Service: 'Liveness, this document and its reference page.',
