@@ -9,7 +9,6 @@
  * The configuration comes from the environment at start; nothing here changes it.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { checkUpstream } from '../admin/checks.ts';
 import { CheckBody, effectiveSettings, upstreams } from '../admin/settings.ts';
 import { requireAdmin } from '../auth/middleware.ts';

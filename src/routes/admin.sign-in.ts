@@ -19,7 +19,7 @@ import { conflict, notFound, RequestValidationError } from '../errors.ts';
 import { readJson } from '../http/body.ts';
 import { requestOrigin } from '../http/client.ts';
 import type { AppEnv } from '../http/env.ts';
-import { pyIssue, validate } from '../validation/pydantic.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
 import { EmptyBody, PasswordBody } from '../accounts/schemas.ts';
 import { createSignInLink } from '../sessions/links.ts';
