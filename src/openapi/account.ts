@@ -22,14 +22,8 @@ const Summary = v.object({ id: str, title: str, created_at: str, updated_at: str
 
 export function accountOperations(r: SchemaRegistry): Operation[] {
   const summary = r.named('ConversationSummary', Summary);
-  const message = r.named('ConversationMessage', MessageInput);
-  const conversation = r.named(
-    'Conversation',
-    v.object({
-      ...Summary.entries,
-      messages: v.array(v.intersect([message, v.object({ created_at: str })])),
-    }),
-  );
+  const message = r.named('ConversationMessage', v.object({ ...MessageInput.entries, created_at: str }));
+  const conversation = r.named('Conversation', v.object({ ...Summary.entries, messages: v.array(message) }));
   const own = { tag: 'Conversations', access: 'personal' } as const;
   const B = '/api/conversations';
   const id = { id: 'Conversation id (`conv_` and 24 hex digits).' };
