@@ -1,7 +1,8 @@
 /**
  * The documented success bodies are the ones the server sends: a walk through
  * the API (accounts, keys, service accounts, the control plane, documents,
- * upload sessions, agents, conversations, audit, settings, models, health)
+ * upload sessions, agents, connectors, conversations, chat, analytics, audit,
+ * settings, stats, models, search, health), and error answers of each envelope,
  * checks every real answer against the response schema its operation
  * documents, with a small checker of the JSON Schema keywords the document
  * uses (type, const, enum, properties, required, additionalProperties, items,
@@ -56,12 +57,22 @@ function problems(schema: any, value: unknown, at = '$'): string[] {
   return out;
 }
 
-/** Calls the operation and checks the answer against its documented success body. */
-async function check(method: string, path: string, concrete: string, key: string, body?: unknown) {
+/** Calls the operation and checks the answer against the body documented for `expected` (default: success). */
+async function check(
+  method: string,
+  path: string,
+  concrete: string,
+  key: string | null,
+  body?: unknown,
+  expected?: number,
+) {
   const res = await h.call(method.toUpperCase(), concrete, key, body);
   const op = doc.paths[path]?.[method];
   assert.ok(op, `${method} ${path} is documented`);
-  const [status, response] = Object.entries<any>(op.responses)[0];
+  const status = expected === undefined ? Object.keys(op.responses)[0] : String(expected);
+  let response = op.responses[status];
+  assert.ok(response, `${method} ${path} documents ${status}`);
+  if (response.$ref) response = doc.components.responses[response.$ref.split('/').pop()];
   assert.equal(res.status, Number(status), `${method} ${concrete}: ${res.text}`);
   const schema = response.content?.['application/json']?.schema;
   if (schema) assert.deepEqual(problems(schema, res.body), [], `${method} ${concrete}`);
@@ -116,8 +127,45 @@ test('a walk through the API answers what the document says', async () => {
   });
   await check('get', '/api/conversations/{id}', `/api/conversations/${c.id}`, key.key);
   await check('get', '/api/beta/serviceai/models', '/api/beta/serviceai/models', key.key);
+  const completions = '/api/beta/serviceai/chat/completions';
+  const question = { messages: [{ role: 'user', content: [{ type: 'text', text: 'walk text?' }] }], stop: ['x'] };
+  await check('post', completions, completions, key.key, {
+    ...question,
+    tools: [{ function: { name: 'serviceSearch' } }],
+  });
+  await check('post', completions, completions, key.key, { ...question, n: 2 }, 422);
+  await check('post', '/api/analytics/events', '/api/analytics/events', key.key, {
+    type: 'feedback',
+    id: 'feedback-1',
+    rating: 'up',
+  });
+  await check('delete', '/api/analytics/history', '/api/analytics/history', key.key);
+  await check('get', '/api/admin/analytics', '/api/admin/analytics', MASTER);
+  await check('get', '/api/admin/connectors', '/api/admin/connectors', MASTER);
+  await check('get', '/api/admin/connector-types', '/api/admin/connector-types', MASTER);
   await check('get', '/api/beta/search', '/api/beta/search?query=walk', key.key);
   await check('get', '/healthz', '/healthz', key.key);
+});
+
+test('error answers are in the envelopes the document gives their status', async () => {
+  const models = '/api/beta/serviceai/models';
+  await check('get', models, models, null, undefined, 401);
+  await check('get', '/api/beta/serviceai/models/{model}', `${models}/nope`, MASTER, undefined, 403);
+  await check('get', '/api/admin/agents/{id}', '/api/admin/agents/nope', MASTER, undefined, 404);
+  await check('post', '/api/admin/accounts', '/api/admin/accounts', MASTER, { email: 1 }, 422);
+  await check('get', '/api/admin/accounts', '/api/admin/accounts', 'wrong-key', undefined, 401);
+  await check('post', '/api/admin/accounts', '/api/admin/accounts', MASTER, { email: 'walk@example.com' }, 409);
+  const sa = await check('post', '/api/admin/service-accounts', '/api/admin/service-accounts', MASTER, { name: 'e' });
+  const i = '/api/indexing';
+  await check('post', `${i}/datasources`, `${i}/datasources`, sa.key, { name: 'errs', display_name: 'E' });
+  const unknownProperty = {
+    documents: { datasource: 'errs', id: 'x', file_type: 'wiki', custom_properties: [{ name: 'p', value: 'v' }] },
+  };
+  const push = await check('post', `${i}/documents`, `${i}/documents`, sa.key, unknownProperty, 422);
+  assert.equal(push.status, 'error', 'the error_code envelope');
+  const completions = '/api/beta/serviceai/chat/completions';
+  const chat422 = await check('post', completions, completions, MASTER, { messages: [] }, 403);
+  assert.equal(typeof chat422.error.message, 'string');
 });
 
 test('the checker finds planted mismatches', () => {
