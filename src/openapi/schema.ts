@@ -1,15 +1,19 @@
 /**
  * valibot -> JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) through
  * `@valibot/to-json-schema`, describing what a client sends (`typeMode:
- * 'input'`), with the three things our schemas need beyond its defaults:
- * - a string pipe holding the `isIntegerString` check (a query-string
- *   integer) is an integer with the pipe's min/max values, and an optional's
- *   default is run through the wrapped schema (a query default '50' is 50);
+ * 'input'`: a pipe is described up to its first transformation), with what
+ * our schemas need beyond the converter's defaults:
+ * - a query-string integer (a string pipe holding the `isIntegerString`
+ *   check) is an integer with the pipe's min/max values (`integerParam`,
+ *   past the string-to-number transform), and an optional's default is run
+ *   through the wrapped schema (a query default '50' is 50);
  * - a `v.lazy` that picks its schema by the input's shape (chat `stop`,
  *   message `content`) is the union of the schemas it picks for a string, a
  *   number, a list, an object, a boolean and null;
- * - custom checks (`check`, `raw_check`, ...) have no JSON Schema form and
- *   add nothing; every other unsupported construct throws, so nothing vanishes.
+ * - custom checks (`check`, `raw_check`, ...) have no JSON Schema form and add
+ *   nothing, nor do normalisations such as `trim`; every other unsupported
+ *   construct throws, so nothing vanishes silently;
+ * - unions are flattened and repeated members dropped (`nullish(null())`).
  * Schemas registered with `named` become `#/components/schemas/<name>` and
  * are referenced wherever the same schema object is used.
  */
