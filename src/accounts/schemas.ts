@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { emailProblem } from './email.ts';
+import { checkPasswordPolicy } from './passwords.ts';
 import { ROLES } from './state.ts';
 import { pyIssue } from '../validation/pydantic.ts';
 import { parseInstant } from '../validation/iso-date.ts';
@@ -72,3 +73,17 @@ export const keyExpiryBody = (now: () => number) => v.strictObject({ expires_at:
 
 /** An account's roles, replacing the ones it has (an empty list takes every role away). */
 export const SetRolesBody = v.strictObject({ roles: v.array(v.picklist(ROLES)) });
+
+/** PUT /api/admin/accounts/{email}/password: the password, checked against the policy (passwords.ts). */
+export const PasswordBody = v.strictObject({
+  password: v.pipe(
+    v.string(),
+    v.check(
+      (s) => checkPasswordPolicy(s) === undefined,
+      (issue) => pyIssue('value_error', `Value error, ${checkPasswordPolicy(issue.input as string)}`, { error: {} }),
+    ),
+  ),
+});
+
+/** A body that must be empty (or left out). */
+export const EmptyBody = v.strictObject({});

@@ -8,6 +8,7 @@
  * the schema. Also the upstreams the server talks to and whether each one is
  * configured (checks.ts tests them).
  */
+import * as v from 'valibot';
 import { VARIABLE_HELP, type Variable } from '../cli.ts';
 import { EnvSchema, SECRET_VARIABLES, type Config } from '../config.ts';
 import { configuredModes } from '../websearch/service.ts';
@@ -136,3 +137,6 @@ export function upstreams(config: Config): UpstreamView[] {
     },
   ];
 }
+
+/** The body of POST /api/admin/settings/check: which upstream to call. */
+export const CheckBody = v.strictObject({ target: v.picklist(UPSTREAMS) });

@@ -10,6 +10,8 @@
  * (password, key, secret, token, …) and Base64 payloads are replaced before
  * the record is written, whatever the caller passes.
  */
+import * as v from 'valibot';
+import { parseTimestamp } from '../accounts/schemas.ts';
 import type { Logger } from '../log.ts';
 import { DailyLog } from '../storage/daily-log.ts';
 
@@ -105,3 +107,21 @@ export class AuditLog {
     return this.days.close();
   }
 }
+
+/** The query of GET /api/admin/audit and /api/admin/audit/export (strings, as query parameters are). */
+const timestamp = v.pipe(
+  v.string(),
+  v.check((s) => parseTimestamp(s) !== undefined, 'Input should be a valid datetime'),
+);
+
+export const AuditQuerySchema = v.object({
+  from: v.optional(timestamp),
+  to: v.optional(timestamp),
+  actor: v.optional(v.pipe(v.string(), v.maxLength(320))),
+  action: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  target: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  limit: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/), v.transform(Number), v.minValue(1), v.maxValue(1000)),
+    '100',
+  ),
+});

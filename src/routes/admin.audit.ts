@@ -14,29 +14,13 @@ import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { toValidationItems } from '../validation/pydantic.ts';
 import { parseTimestamp } from '../accounts/schemas.ts';
+import { AuditQuerySchema } from '../audit/audit.ts';
 import type { Services } from '../services.ts';
 
 const DAY_MS = 86_400_000;
 
-const timestamp = v.pipe(
-  v.string(),
-  v.check((s) => parseTimestamp(s) !== undefined, 'Input should be a valid datetime'),
-);
-
-const QuerySchema = v.object({
-  from: v.optional(timestamp),
-  to: v.optional(timestamp),
-  actor: v.optional(v.pipe(v.string(), v.maxLength(320))),
-  action: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  target: v.optional(v.pipe(v.string(), v.maxLength(1000))),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/), v.transform(Number), v.minValue(1), v.maxValue(1000)),
-    '100',
-  ),
-});
-
 function parseQuery(raw: Record<string, string>, now: number) {
-  const result = v.safeParse(QuerySchema, raw, { abortEarly: false });
+  const result = v.safeParse(AuditQuerySchema, raw, { abortEarly: false });
   if (!result.success) throw new RequestValidationError(toValidationItems(result.issues, 'query'));
   const q = result.output;
   const toMs = q.to === undefined ? now : parseTimestamp(q.to)!;

@@ -9,15 +9,12 @@
  * The configuration comes from the environment at start; nothing here changes it.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { checkUpstream } from '../admin/checks.ts';
-import { effectiveSettings, UPSTREAMS, upstreams } from '../admin/settings.ts';
+import { CheckBody, effectiveSettings, upstreams } from '../admin/settings.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-
-const CheckBody = v.strictObject({ target: v.picklist(UPSTREAMS) });
 
 export function adminSettingsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -13,29 +13,17 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { assertMayManage, findAccount, normalizeEmail, setPassword } from '../accounts/accounts.ts';
-import { checkPasswordPolicy } from '../accounts/passwords.ts';
 import { actorOf, principalLabel } from '../accounts/principal.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { conflict, notFound, RequestValidationError } from '../errors.ts';
 import { readJson } from '../http/body.ts';
 import { requestOrigin } from '../http/client.ts';
 import type { AppEnv } from '../http/env.ts';
-import { pyIssue, validate } from '../validation/pydantic.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
+import { EmptyBody, PasswordBody } from '../accounts/schemas.ts';
 import { createSignInLink } from '../sessions/links.ts';
 import { endSessionsOf, listSessions } from '../sessions/sessions.ts';
-
-const PasswordBody = v.strictObject({
-  password: v.pipe(
-    v.string(),
-    v.check(
-      (s) => checkPasswordPolicy(s) === undefined,
-      (issue) => pyIssue('value_error', `Value error, ${checkPasswordPolicy(issue.input as string)}`, { error: {} }),
-    ),
-  ),
-});
-
-const EmptyBody = v.strictObject({});
 
 /** Like `validate`, but a 422 never echoes the password (shown as Pydantic shows a SecretStr). */
 function validateSecret<const S extends v.GenericSchema>(schema: S, raw: unknown): v.InferOutput<S> {

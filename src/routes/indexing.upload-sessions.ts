@@ -11,18 +11,14 @@
  * Unknown ids 404, a page or finish on an ended session 409, a document of another datasource 422.
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requireServiceAccount } from '../auth/middleware.ts';
 import { PushQuerySchema } from '../documents/schemas.ts';
 import { RequestValidationError } from '../errors.ts';
 import { jsonBody, readJsonWithBytes } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../validation/pydantic.ts';
-import { Slug } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
-import type { UploadSessions } from '../uploads/sessions.ts';
-
-const StartBody = v.strictObject({ datasource: Slug });
+import { StartBody, type UploadSessions } from '../uploads/sessions.ts';
 
 export function indexingUploadSessionRoutes(services: Services & { uploads: UploadSessions }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -1,7 +1,7 @@
 /**
  * The search request: the valibot schema that validates GET /api/beta/search
  * query parameters (the same objects generate the OpenAPI description, see
- * openapi.ts), and `toSearchParams` turning a validated query into the typed
+ * src/openapi/search.ts), and `toSearchParams` turning a validated query into the typed
  * parameters of `searchDocuments` (service.ts).
  *
  * Rules (spec, Search endpoint): `query` required, 1..8192 characters (the

@@ -21,10 +21,12 @@
  * file is removed, its view answered until restart (the last ENDED_KEPT ended sessions).
  */
 import { mkdir, rm } from 'node:fs/promises';
+import * as v from 'valibot';
 import { join } from 'node:path';
 import { conflict, notFound, RequestValidationError, ServiceError } from '../errors.ts';
 import { pushDocuments, type PushDeps, type PushOptions, type PushResponse } from '../documents/push.ts';
 import { requireDatasource } from '../controlplane/datasources.ts';
+import { Slug } from '../controlplane/schemas.ts';
 import type { Logger } from '../log.ts';
 import { RecordLogWriter } from '../storage/record-log.ts';
 import { containsHash, encodeRecord, idHash, loadSessions, seenHashes, UPLOAD_ID } from './session-files.ts';
@@ -271,3 +273,6 @@ function pageItems(body: unknown): unknown[] {
   if (docs === undefined || docs === null) return [];
   return Array.isArray(docs) ? docs : [docs];
 }
+
+/** The body of POST /api/indexing/upload-sessions. */
+export const StartBody = v.strictObject({ datasource: Slug });

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { SearchQuerySchema } from '../../../src/search/schemas.ts';
-import { API_VERSION, SearchResponseSchema, ValidationErrorResponseSchema } from '../../../src/search/openapi.ts';
+import { ValidationErrorResponseSchema } from '../../../src/openapi/document.ts';
+import { API_VERSION, SearchResponseSchema } from '../../../src/openapi/search.ts';
 import { SEARCH_RESULT_FIELDS } from '../../../src/search/result.ts';
 import { validateSearchQuery } from '../../../src/search/schemas.ts';
 import { searchHarness, type SearchHarness } from '../../support/search.ts';
@@ -85,6 +86,8 @@ const SCHEMA_KEYWORDS = new Set([
   'examples',
   '$ref',
   'format',
+  'propertyNames',
+  'contentMediaType',
 ]);
 
 function checkSchema(s: any, where: string, refs: string[]): void {
@@ -123,8 +126,10 @@ describe('OpenAPI 3.1 structure', () => {
       for (const [method, op] of Object.entries<any>(item)) {
         assert.ok(OPERATION_KEYS.has(method));
         assert.ok(Object.keys(op.responses).length > 0);
-        for (const [code, resp] of Object.entries<any>(op.responses)) {
+        for (const [code, given] of Object.entries<any>(op.responses)) {
           assert.match(code, /^[1-5]\d\d$|^default$/);
+          const resp = given.$ref ? doc.components.responses[given.$ref.split('/').pop()] : given;
+          assert.ok(resp, `${path} ${code}: response ${given.$ref} resolves`);
           assert.equal(typeof resp.description, 'string');
           for (const media of Object.values<any>(resp.content ?? {}))
             checkSchema(media.schema, `${path} ${code}`, refs);
