@@ -24,6 +24,7 @@ import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { BodyBudget } from './http/admission.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -56,13 +57,8 @@ export function createApp(services: Services): Hono<AppEnv> {
     });
   });
 
-  app.use(
-    '*',
-    requestBodyLimit({
-      maxSize: config.maxRequestBytes,
-      onError: (c) => c.json({ detail: `Request body exceeds the limit of ${config.maxRequestBytes} bytes` }, 413),
-    }),
-  );
+  const budget = services.bodyBudget ?? new BodyBudget(config.requestBodyBudgetBytes, config.requestBodyWaitMs);
+  app.use('*', requestBodyLimit({ maxSize: config.maxRequestBytes, budget }));
 
   app.route('/', healthRoutes());
   app.route('/', adminAccountsRoutes(services));
@@ -114,7 +110,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     if (err instanceof SchemaError) {
       return c.json({ status: 'error', details: { error_code: err.code, message: err.message } }, 422);
     }
-    if (err instanceof ServiceError) return c.json({ detail: err.message }, err.status as 400);
+    if (err instanceof ServiceError) return c.json({ detail: err.message }, err.status as 400, err.headers);
     const requestId = c.get('requestId') ?? 'unknown';
     (c.get('log') ?? log).error('unhandled error', { error: err, stack: err instanceof Error ? err.stack : undefined });
     return c.json({ detail: `Internal Server Error (request id ${requestId}); safe to retry` }, 500);
@@ -131,8 +127,8 @@ function echoItem(item: ValidationItem): ValidationItem {
   return out;
 }
 
-/** Methods registered for a concrete path (used to tell 405 from 404). */
-function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+/** Methods registered for a concrete path (used to tell 405 from 404); none for an unknown path. */
+export function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
   const methods = new Set<string>();
   for (const route of app.routes) {
     if (route.method === 'ALL' || route.path.includes('*')) continue;

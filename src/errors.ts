@@ -33,12 +33,13 @@ const STATUS: Record<ServiceErrorKind, number> = {
   TIMEOUT: 504,
 };
 
-/** An error with a message meant for the client, answered as `{detail: message}`. */
+/** An error with a message meant for the client, answered as `{detail: message}` (with `headers`, if any). */
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(
     readonly kind: ServiceErrorKind,
     message: string,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

@@ -7,18 +7,18 @@
  * `--help` print and exit (src/cli.ts).
  */
 import { mkdirSync } from 'node:fs';
-import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
-import { createApp } from './app.ts';
+import { allowedMethods, createApp } from './app.ts';
 import { parseCommandLine } from './cli.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
+import { createHttpServer } from './http/server.ts';
 import { openState } from './state/open.ts';
 import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
-import { closeSharedPool } from '../extractors/index.ts';
+import { closeSharedPool, configureSharedPool } from '../extractors/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -42,6 +42,10 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
+  configureSharedPool({
+    maxHeapMb: config.extraction.workerHeapMb,
+    inflateBudgetBytes: config.extraction.inflateBudgetBytes,
+  });
 
   const state = await openState(config, log);
   const now = () => Date.now();
@@ -61,8 +65,15 @@ async function main(): Promise<void> {
   const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
   const app = createApp(services);
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info('listening', { host: config.host, port: info.port, dataDir: config.dataDir });
+  const server = createHttpServer(app, {
+    maxHeaderBytes: config.httpMaxHeaderBytes,
+    allowedMethods: (path) => allowedMethods(app, path),
+    log,
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.info('listening', { host: config.host, port, dataDir: config.dataDir });
   });
 
   let stopping = false;
@@ -72,11 +83,11 @@ async function main(): Promise<void> {
     log.info('stopping', { signal });
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway', { graceMs: SHUTDOWN_GRACE_MS });
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    server.closeIdleConnections();
     await closed;
     clearTimeout(force);
     try {

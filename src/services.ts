@@ -9,6 +9,7 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { BodyBudget } from './http/admission.ts';
 
 export interface Services {
   config: Config;
@@ -26,4 +27,6 @@ export interface Services {
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */
   chatFetch?: typeof fetch;
+  /** Memory admission of request bodies; default one built from `config` (REQUEST_BODY_BUDGET_BYTES). */
+  bodyBudget?: BodyBudget;
 }
