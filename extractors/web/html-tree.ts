@@ -6,7 +6,10 @@
  * meta description are collected on the way. Unknown close tags are ignored and
  * a close tag closes every element opened after its match, as browsers do.
  *
- * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored.
+ * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored. Elements
+ * nest at most MAX_HTML_DEPTH deep: deeper ones are added as children of the element at
+ * that depth, as browsers do (Blink caps at 512), so no tree is deeper than that however
+ * the page nests (a walk of it cannot overflow the stack).
  */
 import { decodeEntities } from '../formats/html-entities.ts';
 
@@ -53,6 +56,9 @@ const RAW = new Set([
   'svg',
   'math',
 ]);
+/** Deepest element nesting built (see the module header). */
+export const MAX_HTML_DEPTH = 512;
+
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
 
 // A start tag without its `>` (or with an unclosed quote) runs to the end of the input, as in browsers:
@@ -127,7 +133,7 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const el: HtmlElement = { tag: name, attrs, children: [] };
     stack[stack.length - 1].children.push(el);
     nodes++;
-    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) {
+    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/') && stack.length <= MAX_HTML_DEPTH) {
       stack.push(el);
       open.set(name, (open.get(name) ?? 0) + 1);
     }

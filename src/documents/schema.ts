@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { pyIssue } from '../http/validation.ts';
 import { DOCUMENT_FILE_TYPES } from '../indexing/file-types.ts';
 import { hasRealCalendarFields, parseInstant } from '../iso-date.ts';
+import { standsForTooLarge, tooLargeMessage } from './spooled.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */
 export const DOCUMENT_LIMITS = {
@@ -85,10 +86,8 @@ function buildDocumentSchema(maxBinaryBytes: number) {
             ),
           ),
           v.check(
-            (s) => base64DecodedSize(s) <= maxBinaryBytes,
-            pyIssue('value_error', `Value error, decoded binary_base64 exceeds the limit of ${maxBinaryBytes} bytes`, {
-              limit: maxBinaryBytes,
-            }),
+            (s) => base64DecodedSize(s) <= maxBinaryBytes && !standsForTooLarge(s),
+            pyIssue('value_error', `Value error, ${tooLargeMessage(maxBinaryBytes)}`, { limit: maxBinaryBytes }),
           ),
         ),
       ),
@@ -200,7 +199,10 @@ function validBody(b: unknown, maxBinaryBytes: number): boolean {
   if (text_content !== undefined && typeof text_content !== 'string') return false;
   if (
     binary_base64 !== undefined &&
-    (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !isBase64(binary_base64))
+    (typeof binary_base64 !== 'string' ||
+      base64DecodedSize(binary_base64) > maxBinaryBytes ||
+      !isBase64(binary_base64) ||
+      standsForTooLarge(binary_base64))
   )
     return false;
   return (text_content === undefined) !== (binary_base64 === undefined);

@@ -10,6 +10,7 @@ import { MemoryDirectory, openIndex, type Directory } from '../../../engine/inde
 import { extractInline } from '../../../extractors/index.ts';
 import { createApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { blobsDir } from '../../../src/documents/blobs.ts';
 import { createBodyReader } from '../../../src/documents/body.ts';
 import { DocumentService } from '../../../src/documents/service.ts';
 import { silentLogger } from '../../../src/log.ts';
@@ -52,7 +53,11 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     dir: join(dir, 'documents'),
     index,
     state,
-    readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+    readBody: createBodyReader({
+      maxBinaryBytes: config.maxBinaryBytes,
+      extract: extractInline,
+      blobsDir: blobsDir(join(dir, 'documents')),
+    }),
     log: silentLogger,
     now: () => Date.now(),
     maxPendingBytes: opts.maxPendingBytes,
