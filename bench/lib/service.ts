@@ -30,16 +30,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the server on `dataDir` with `env` on top of the defaults, and waits until it answers. */
+/**
+ * Starts the server on `dataDir` with `env` on top of the defaults, and waits until it answers.
+ * `root`: the checkout whose src/main.ts runs (default this one; another for an A/B).
+ */
 export async function startService(
   dataDir: string,
   env: Record<string, string>,
   nodeFlags: string[] = [],
+  root = ROOT,
 ): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(root, 'src/main.ts')], {
+    cwd: root,
     env: {
       ...process.env,
       ADMIN_KEY: MASTER,

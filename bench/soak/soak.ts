@@ -62,6 +62,8 @@ const MIX: [Kind, number][] = [
 interface Minute {
   counts: Record<Kind, number>;
   errors: number;
+  /** `<kind> <status or error name>` of the errors. */
+  errorKinds: Map<string, number>;
   searchMs: number[];
   rss: number;
 }
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
     await call('POST', '/api/indexing/documents?wait=true', saKey, { documents: docs });
   }
 
-  const request = async (kind: Kind): Promise<{ ok: boolean; ms: number }> => {
+  const request = async (kind: Kind): Promise<{ ok: boolean; ms: number; why?: string }> => {
     const t0 = performance.now();
     let res: Response;
     try {
@@ -146,14 +148,20 @@ async function main(): Promise<void> {
         });
       }
       await res.arrayBuffer();
-      return { ok: res.ok, ms: performance.now() - t0 };
-    } catch {
-      return { ok: false, ms: performance.now() - t0 };
+      return { ok: res.ok, ms: performance.now() - t0, why: String(res.status) };
+    } catch (err) {
+      return { ok: false, ms: performance.now() - t0, why: (err as Error).name };
     }
   };
 
   const minutes: Minute[] = [];
-  const fresh = (): Minute => ({ counts: { push: 0, search: 0, chat: 0, check: 0 }, errors: 0, searchMs: [], rss: 0 });
+  const fresh = (): Minute => ({
+    counts: { push: 0, search: 0, chat: 0, check: 0 },
+    errors: 0,
+    errorKinds: new Map(),
+    searchMs: [],
+    rss: 0,
+  });
   let current = fresh();
   let inFlight = 0;
   let dropped = 0;
@@ -177,6 +185,7 @@ async function main(): Promise<void> {
     console.log(
       `| ${minutes.length} | ${total} | ${m.counts.push} | ${m.counts.search} | ${m.counts.chat} | ${m.counts.check} | ${m.errors} | ${percentile(m.searchMs, 50).toFixed(1)} | ${percentile(m.searchMs, 99).toFixed(1)} | ${m.rss.toFixed(0)} |`,
     );
+    if (m.errors > 0) console.log(`  errors: ${[...m.errorKinds].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
     if (SNAPSHOTS && SNAPSHOT_AT.has(minutes.length)) svc.child.kill('SIGUSR2');
   }, 60_000);
   while (performance.now() < end) {
@@ -192,10 +201,14 @@ async function main(): Promise<void> {
     const kind = MIX.find(([, w]) => (acc += w) >= u)?.[0] ?? 'search';
     inFlight++;
     const m = current;
-    void request(kind).then(({ ok, ms }) => {
+    void request(kind).then(({ ok, ms, why }) => {
       inFlight--;
       m.counts[kind]++;
-      if (!ok) m.errors++;
+      if (!ok) {
+        m.errors++;
+        const key = `${kind} ${why}`;
+        m.errorKinds.set(key, (m.errorKinds.get(key) ?? 0) + 1);
+      }
       if (kind === 'search') m.searchMs.push(ms);
     });
   }

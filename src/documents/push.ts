@@ -60,6 +60,8 @@ export interface PushResponse {
 export interface PushOptions {
   wait?: boolean;
   waitTimeoutMs?: number;
+  /** Called once the documents are durable, before waiting for the commit (the body is no longer needed). */
+  onQueued?: () => void;
 }
 
 type Decision = {
@@ -306,6 +308,7 @@ async function pushParsed(
   const { seqs, durable } = deps.documents.enqueueMany(ops, raw);
   for (const d of decisions) if (d.doc?.binary_blob) d.spooled!.keep();
   await durable;
+  options.onQueued?.();
   for (const d of decisions) {
     if (d.result.outcome !== 'skipped') continue;
     const st = deps.documents.statuses.get(documentKey(d.skipDelete!.datasource, d.skipDelete!.id));

@@ -35,7 +35,10 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
     if (body === undefined || body === null)
       throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const wait = query.wait === 'true' || query.wait === '1';
-    return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }, bytes, spooled));
+    // Once queued, the body's bytes are no longer held for this request (a `wait` may take long).
+    const onQueued = () => bodyLease(c)?.release();
+    const options = { wait, waitTimeoutMs: query.wait_timeout_ms, onQueued };
+    return c.json(await pushDocuments(deps, body, options, bytes, spooled));
   });
   app.post('/documents/check-access', auth, async (c) =>
     c.json(checkAccess(deps, await jsonBody(c, CheckAccessSchema))),
