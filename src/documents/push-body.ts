@@ -29,6 +29,8 @@ export interface PushBodyOptions {
   spoolAboveBytes?: number;
   /** Called with the bytes of the body that went to a blob instead of memory. */
   onSpooled?: (bytes: number) => void;
+  /** The body's announced length, if any (the kept text never outgrows it). */
+  sizeHint?: number;
 }
 
 export interface PushBody {
@@ -68,13 +70,16 @@ const MAX_FRAMES = 8;
 const KEYS = new Set(['documents', 'body', 'binary_base64']);
 const B64_SEGMENT = /^[A-Za-z0-9+/]*(=*)$/;
 
-/** A growable byte buffer. */
+/** A growable byte buffer; it grows by doubling, but not past `limit` (the body's announced length) while that suffices. */
 class Bytes {
   buf = new Uint8Array(64 * 1024);
   length = 0;
+  constructor(private readonly limit = Infinity) {}
   push(bytes: Uint8Array): void {
-    if (this.length + bytes.byteLength > this.buf.byteLength) {
-      const grown = new Uint8Array(Math.max(this.buf.byteLength * 2, this.length + bytes.byteLength));
+    const needed = this.length + bytes.byteLength;
+    if (needed > this.buf.byteLength) {
+      const doubled = this.buf.byteLength * 2;
+      const grown = new Uint8Array(Math.max(needed, needed <= this.limit ? Math.min(doubled, this.limit) : doubled));
       grown.set(this.buf.subarray(0, this.length));
       this.buf = grown;
     }
@@ -188,7 +193,7 @@ function utf16Length(bytes: Uint8Array): number {
 }
 
 class Scanner {
-  readonly out = new Bytes();
+  readonly out: Bytes;
   readonly spooled: SpooledBinary[] = [];
   private readonly frames: Frame[] = [];
   private depth = 0;
@@ -205,6 +210,7 @@ class Scanner {
 
   constructor(private readonly options: PushBodyOptions) {
     this.spoolAbove = options.spoolAboveBytes ?? SPOOL_ABOVE_BYTES;
+    this.out = new Bytes(options.sizeHint);
   }
 
   /** The state, read where a call may have changed it (no narrowing). */

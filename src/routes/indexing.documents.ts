@@ -71,6 +71,7 @@ async function readPush(c: Context<AppEnv>, documents: DocumentService, maxBinar
       blobs: documents.blobs,
       maxBinaryBytes,
       onSpooled: (n) => lease?.release(n),
+      sizeHint: declared === undefined ? undefined : Number(declared),
     });
   } catch (err) {
     c.header('connection', 'close');

@@ -6,7 +6,9 @@
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
  * Least recently used entries are evicted past `maxEntries` (bounded-map.ts: in bulk,
- * by generations). A second map keeps
+ * by generations), and all of them once a later snapshot is asked for: no key of an
+ * earlier snapshot is ever looked up again, so under a stream of commits they would
+ * only fill the cache (and the heap) up to its bound. A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
  *
@@ -58,6 +60,9 @@ interface StableSimilar {
   items: { entry: RelatedDoc; version: DocVersion }[];
 }
 
+/** Segment ids remembered (with the document entries keyed by them) before both start over. */
+const MAX_SEGMENT_SERIALS = 65_536;
+
 export class RelatedCache {
   private readonly entries: BoundedMap<string, RelatedLists>;
   private readonly stable: BoundedMap<string, StableSimilar>;
@@ -66,6 +71,8 @@ export class RelatedCache {
   private readonly docs: BoundedMap<number, RelatedDoc>;
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
+  /** The latest snapshot generation a scope was asked for (entries hold only its lists, or later ones). */
+  private generation = -1;
 
   constructor(
     maxEntries = 50_000,
@@ -117,6 +124,10 @@ export class RelatedCache {
 
   /** The key prefix of the viewer with token-set id `viewer` (see viewer()) on one snapshot. */
   viewerScope(generation: number, viewer: number): string {
+    if (generation > this.generation) {
+      this.generation = generation;
+      this.entries.clear();
+    }
     return `${generation}|${viewer}|`;
   }
 
@@ -184,7 +195,8 @@ export class RelatedCache {
   private docId(segmentId: string, doc: number): number {
     let serial = this.segmentSerials.get(segmentId);
     if (serial === undefined) {
-      if (this.segmentSerials.size >= 1 << 20) {
+      // Segment ids are never reused: one per segment ever seen, so their number is bounded here.
+      if (this.segmentSerials.size >= MAX_SEGMENT_SERIALS) {
         this.segmentSerials.clear();
         this.docs.clear();
       }

@@ -73,3 +73,17 @@ test('similar lists are reused across snapshots only when fresh enough and every
   assert.ok(small.similar(w, src, at(1, 500, 0), live), 'same snapshot');
   assert.equal(small.similar(w, src, at(2, 500, 0), live), undefined, 'small indexes recompute on every snapshot');
 });
+
+test('lists of earlier snapshots are dropped once a later snapshot is asked for (commits do not fill the cache)', () => {
+  const c = new RelatedCache();
+  for (let generation = 1; generation <= 50; generation++) {
+    const s = c.scope(generation, ['d|*']);
+    for (let i = 0; i < 20; i++) c.set(s, `d:${i}`, lists(`d:${i + 1}`));
+    assert.equal(c.size, 20, `generation ${generation}`);
+  }
+  // A search still on an earlier snapshot keeps working (its keys are its own), without a reset.
+  const late = c.scope(49, ['d|*']);
+  c.set(late, 'd:1', lists('d:2'));
+  assert.deepEqual(c.get(late, 'd:1'), lists('d:2'));
+  assert.equal(c.size, 21);
+});
