@@ -40,6 +40,7 @@ export type { SegmentReader, PostingsIterator } from './segment/types.ts';
 export { hammingDistance, simhash } from './similarity/simhash.ts';
 export { startModuleWorker } from './worker-start.ts';
 export { BoundedMap } from './bounded-map.ts';
+export { SegmentCache } from './segment-cache.ts';
 
 export interface OpenIndexOptions {
   directory: Directory;

@@ -430,9 +430,10 @@ export class Searcher {
     okey: string,
   ): SelectedTerms {
     const r = this.segments[loc.segment];
-    const tkey = `${r.id}\u0000${loc.doc}\u0000${okey}`;
+    const tkey = `${loc.doc}\u0000${okey}`;
     const terms = termsCacheOf(this.cache);
-    const known = terms.get(tkey, this.generation, this.numDocs);
+    terms.retain(this.generation, () => this.liveSegmentIds());
+    const known = terms.get(r.id, tkey, this.generation, this.numDocs);
     if (known) return known;
     const texts = r.text(loc.doc);
     const lang = r.language(loc.doc);
@@ -482,7 +483,7 @@ export class Searcher {
       numDocs: this.numDocs,
       generation: this.generation,
     };
-    terms.set(tkey, entry);
+    terms.set(r.id, tkey, entry);
     return entry;
   }
 
@@ -499,6 +500,11 @@ export class Searcher {
       if (cache.length > SHARED_ANALYSES) cache.pop();
     }
     return tokens;
+  }
+
+  /** The ids of this snapshot's segments. */
+  liveSegmentIds(): string[] {
+    return this.segments.map((r) => r.id);
   }
 
   /** Whether the doc version `ref` (segment id, segment-local doc) is live in this snapshot. */

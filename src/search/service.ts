@@ -183,7 +183,8 @@ export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchP
     const query = searcher.parse(plan.query, plan.language);
     const found = searcher.search({ query, filter, limit: plan.count, offset: plan.offset, collapseDuplicates: true });
     const viewer = related.viewer(plan.tokens);
-    const cache = { store: related, scope: related.viewerScope(searcher.generation, viewer), viewer, now: plan.now };
+    const scope = related.viewerScope(searcher.generation, viewer, () => searcher.liveSegmentIds());
+    const cache = { store: related, scope, viewer, now: plan.now };
     const subsOf = (datasource: string) => (Object.hasOwn(plan.subs, datasource) ? plan.subs[datasource] : []);
     return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
   } catch (err) {
