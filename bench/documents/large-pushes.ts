@@ -111,11 +111,11 @@ async function main(): Promise<void> {
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMB(svc.child.pid))), 50);
 
-    const searchMs: number[] = [];
     let searchErrors = 0;
     let searching = true;
-    const searchLoop = (async () => {
-      for (let i = 0; searching; i++) {
+    /** Searches at SEARCH_RATE per second into `into` while `searching` (and until `until`, if given). */
+    const searchLoop = async (into: number[], until = Infinity) => {
+      for (let i = 0; searching && performance.now() < until; i++) {
         const t0 = performance.now();
         const res = await fetch(`${svc.base}/api/beta/search?count=10&query=${WORDS[i % WORDS.length]}`, {
           headers: { authorization: `Bearer ${pk}` },
@@ -123,10 +123,15 @@ async function main(): Promise<void> {
         await res.arrayBuffer();
         if (!res.ok) searchErrors++;
         const ms = performance.now() - t0;
-        searchMs.push(ms);
+        into.push(ms);
         await new Promise((r) => setTimeout(r, Math.max(0, 1000 / SEARCH_RATE - ms)));
       }
-    })();
+    };
+    // The same searches without pushes first: the machine's own latency, for comparison.
+    const idleMs: number[] = [];
+    await searchLoop(idleMs, performance.now() + 10_000);
+    const searchMs: number[] = [];
+    const searches = searchLoop(searchMs);
 
     const t0 = performance.now();
     const answered: string[] = [];
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
     }
     const indexedS = (performance.now() - t0) / 1000;
     searching = false;
-    await searchLoop;
+    await searches;
     clearInterval(sampler);
     const f = (x: number) => x.toFixed(1);
     console.log(
@@ -159,9 +164,10 @@ async function main(): Promise<void> {
       `push statuses ${statuses.join(', ')}; answered at ${answered.join(', ')}; all indexed at ${f(indexedS)} s`,
     );
     console.log(`server RSS before ${f(before)} MB, peak ${f(peak)} MB (+${f(peak - before)} MB)`);
-    console.log(
-      `searches during the pushes (${SEARCH_RATE}/s, until indexed): ${searchMs.length}, errors ${searchErrors}, p50 ${f(percentile(searchMs, 50))} ms, p99 ${f(percentile(searchMs, 99))} ms, max ${f(Math.max(...searchMs))} ms`,
-    );
+    const line = (xs: number[]) =>
+      `${xs.length}, p50 ${f(percentile(xs, 50))} ms, p99 ${f(percentile(xs, 99))} ms, max ${f(Math.max(...xs))} ms`;
+    console.log(`searches for 10 s before the pushes (${SEARCH_RATE}/s): ${line(idleMs)}`);
+    console.log(`searches during the pushes (until indexed): ${line(searchMs)}; errors ${searchErrors}`);
     console.log(
       `pushes answered after ${f(ackedS)} s; load ${loadavg()
         .map((l) => l.toFixed(2))
