@@ -51,6 +51,8 @@ export async function startService(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // As `npm start` runs the server (README, Memory): at most two glibc malloc arenas.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
