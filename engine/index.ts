@@ -35,10 +35,11 @@ export type * from './query/types.ts';
 export type { Bm25Params } from './scoring/bm25.ts';
 export type { CompactionOptions, MergePolicyOptions } from './merge/merge-scheduler.ts';
 export type { Language } from './analysis/types.ts';
-export { ANALYSIS_VERSION } from './analysis/index.ts';
+export { ANALYSIS_VERSION, analyze, analyzeQuery, detectLanguage } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
 export { hammingDistance, simhash } from './similarity/simhash.ts';
 export { startModuleWorker } from './worker-start.ts';
+export { SEA_MERGE_WORKER_ASSET } from './merge/merge-thread.ts';
 export { BoundedMap } from './bounded-map.ts';
 export { SegmentCache } from './segment-cache.ts';
 

@@ -299,6 +299,22 @@ export class Searcher {
   }
 
   /** Best passages of the hit's text fields for `query` (see highlight/passages.ts). */
+  /**
+   * Keys of every live doc carrying `value` in keyword column `field`, segment by segment in
+   * index order, without a limit: read from the column's doc lists and the keys section, no
+   * stored field decompressed. A generator, so a caller enumerating a large set holds one key at a
+   * time; the snapshot stays fixed while it runs (release the searcher afterwards).
+   */
+  *keysWithKeyword(field: string, value: string): Generator<string> {
+    validateFilter({ keyword: field, anyOf: [value] }, this.options.schema);
+    for (const r of this.segments) {
+      if (r.numDocs === 0) continue;
+      const it = r.keywordDocs(field, value);
+      if (!it) continue;
+      for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) if (!r.isDeleted(d)) yield r.key(d);
+    }
+  }
+
   highlight(
     hit: Hit,
     query: ParsedQuery | string,

@@ -5,7 +5,7 @@
  * - extractInline(bytes, options): same result in the calling thread (tests, benchmarks, trusted input).
  * - extractMainContentPooled(bytes, options): an HTML web page's main content, in the same pool.
  * - extractMainContent / truncateText / parseHtml (extractors/web/): the same in the calling thread.
- * - the media-type registry, the suffix / search-file-type table, limit defaults, ExtractionError.
+ * - the media-type registry (media types and extensions to extractors), limit defaults, ExtractionError.
  */
 import { ExtractionError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
@@ -20,11 +20,12 @@ export { decodeBase64Body } from './base64.ts';
 export { ExtractionError, toExtractionError } from './errors.ts';
 export type { ExtractionErrorCode } from './errors.ts';
 export { DEFAULT_LIMITS, DEFAULT_MAX_BINARY_BYTES, resolveLimits } from './limits.ts';
-export { ExtractionPool } from './pool.ts';
+export { ExtractionPool, SEA_WORKER_ASSET } from './pool.ts';
+export { decodeText } from './text-decode.ts';
 export type { PoolJob, PoolOptions } from './pool.ts';
 export type { JobKind, JobResults } from './jobs.ts';
 export { extractMainContent, extractMainContentFromBytes, renderText, truncateText } from './web/main-content.ts';
-export type { MainContent } from './web/main-content.ts';
+export type { MainContent, MainContentExtras } from './web/main-content.ts';
 export { parseHtml } from './web/html-tree.ts';
 export type { HtmlElement, HtmlNode, ParsedHtml } from './web/html-tree.ts';
 export {
@@ -32,13 +33,13 @@ export {
   extractWith,
   parseMediaType,
   registerExtractor,
+  registeredExtensions,
   registeredMediaTypes,
   resolveExtractor,
   sniffExtractor,
 } from './registry.ts';
 export type { RegistryEntry } from './registry.ts';
-export { FILE_TYPE_TABLE, computeSuffix, extensionOf, fileTypeTableMarkdown, lookupFileType } from './suffix.ts';
-export type { FileTypeRow, SearchFileType, SuffixInput, SuffixResult } from './suffix.ts';
+export { baseMediaType, extensionOf } from './media-type.ts';
 export type { ExtractContext, ExtractLimits, Extraction, Extractor, Section, SectionKind } from './types.ts';
 
 export interface ExtractOptions {
@@ -154,6 +155,10 @@ export interface MainContentOptions {
   timeoutMs?: number;
   /** Pool to run in; default the shared pool. */
   pool?: JobRunner;
+  /** Also answer the page's links, canonical and base URLs and robots meta (MainContent.links, ...). */
+  links?: boolean;
+  /** Queue ahead of indexing jobs (default true: a caller waits); false for crawls that index. */
+  interactive?: boolean;
 }
 
 /**
@@ -170,6 +175,7 @@ export async function extractMainContentPooled(bytes: Uint8Array, options: MainC
   precheck(bytes, limits);
   const pool = options.pool ?? getSharedPool();
   const params: Record<string, string> = options.charset ? { charset: options.charset } : {};
+  if (options.links) params.links = '1';
   return pool.run({
     kind: 'main-content',
     bytes,
@@ -177,6 +183,6 @@ export async function extractMainContentPooled(bytes: Uint8Array, options: MainC
     params,
     limits,
     signal: options.signal,
-    interactive: true,
+    interactive: options.interactive ?? true,
   });
 }

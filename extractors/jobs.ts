@@ -7,7 +7,7 @@
  * - `extract` (the default): the media-type registry, resolving to an Extraction;
  * - `main-content`: an HTML/XHTML web page's main content (boilerplate removed, charset from
  *   `params.charset`, a BOM or `<meta charset>`), cut at `limits.maxOutputChars` on a word
- *   boundary, resolving to a MainContent.
+ *   boundary, resolving to a MainContent (with `params.links = '1'` also the page's links).
  * Every kind runs under the pool's wall-time limit (`limits.timeoutMs`) and heap cap.
  */
 import { readFileSync } from 'node:fs';
@@ -63,7 +63,10 @@ const JOBS: { [K in JobKind]: (req: WorkerRequest) => Promise<JobResults[K]> } =
       limits: req.limits,
       depth: 0,
     }),
-  'main-content': async (req) => extractMainContentFromBytes(req.bytes, req.params.charset, req.limits.maxOutputChars),
+  'main-content': async (req) =>
+    extractMainContentFromBytes(req.bytes, req.params.charset, req.limits.maxOutputChars, {
+      links: req.params.links === '1',
+    }),
 };
 
 /** Runs one job in the calling thread (a worker); rejects with whatever the job throws. */

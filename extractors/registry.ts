@@ -17,7 +17,7 @@ import { extractPptx } from './formats/pptx.ts';
 import { extractRtf } from './formats/rtf.ts';
 import { extractCsv, extractJson, extractMarkdown, extractPlainText, extractTsv, extractXml } from './formats/text.ts';
 import { extractXlsx } from './formats/xlsx.ts';
-import { FILE_TYPE_TABLE, baseMediaType, lookupFileType } from './suffix.ts';
+import { FORMAT_NAMES, baseMediaType, extensionOf } from './media-type.ts';
 import type { ExtractContext, ExtractLimits, Extraction, Extractor } from './types.ts';
 import { looksLikeText } from './text-decode.ts';
 import { ZipReader, isZip } from './zip-reader.ts';
@@ -48,59 +48,35 @@ const RTF = entry('rtf', extractRtf);
 const ZIP = entry('zip', extractZipArchive);
 const METADATA = entry('metadata-only', extractMetadataOnly);
 
-/** Suffix-table rows whose format has a real extractor; every other row is metadata only. */
-const BY_SUFFIX: Record<string, RegistryEntry> = {
-  pdf: PDF,
-  docx: DOCX,
-  docm: DOCX,
-  dotx: DOCX,
-  odt: ODT,
-  rtf: RTF,
-  pptx: PPTX,
-  pptm: PPTX,
-  ppsx: PPTX,
-  potx: PPTX,
-  odp: ODP,
-  xlsx: XLSX,
-  xlsm: XLSX,
-  xltx: XLSX,
-  ods: ODS,
-  csv: CSV,
-  tsv: TSV,
-  html: HTML,
-  xhtml: HTML,
-  txt: TEXT,
-  md: MARKDOWN,
-  json: JSON_,
-  xml: XML,
-  yaml: TEXT,
-  js: TEXT,
-  ts: TEXT,
-  py: TEXT,
-  java: TEXT,
-  c: TEXT,
-  cpp: TEXT,
-  cs: TEXT,
-  go: TEXT,
-  rs: TEXT,
-  rb: TEXT,
-  php: TEXT,
-  sh: TEXT,
-  sql: TEXT,
-  css: TEXT,
-  eml: EMAIL,
-  zip: ZIP,
-};
-
+const ENTRIES = [
+  PDF,
+  DOCX,
+  PPTX,
+  XLSX,
+  ODT,
+  ODS,
+  ODP,
+  HTML,
+  TEXT,
+  MARKDOWN,
+  CSV,
+  TSV,
+  JSON_,
+  XML,
+  EMAIL,
+  RTF,
+  ZIP,
+  METADATA,
+];
+const BY_FORMAT = new Map(ENTRIES.map((e) => [e.format, e]));
 const BY_MEDIA_TYPE = new Map<string, RegistryEntry>();
-for (const row of FILE_TYPE_TABLE) {
-  for (const m of row.mediaTypes) BY_MEDIA_TYPE.set(m, BY_SUFFIX[row.suffix] ?? METADATA);
+const BY_EXTENSION = new Map<string, RegistryEntry>();
+for (const { format, mediaTypes, extensions } of FORMAT_NAMES) {
+  const entry = BY_FORMAT.get(format);
+  if (!entry) throw new Error(`media-type.ts names format '${format}', which the registry does not have`);
+  for (const m of mediaTypes) BY_MEDIA_TYPE.set(m, entry);
+  for (const e of extensions) BY_EXTENSION.set(e, entry);
 }
-// Media types templates and aliases not in the suffix table.
-BY_MEDIA_TYPE.set('application/vnd.oasis.opendocument.text-template', ODT);
-BY_MEDIA_TYPE.set('application/vnd.oasis.opendocument.spreadsheet-template', ODS);
-BY_MEDIA_TYPE.set('application/vnd.oasis.opendocument.presentation-template', ODP);
-BY_MEDIA_TYPE.set('image/svg+xml', METADATA);
 
 /** Registers or replaces the extractor for a media type (lower-case, without parameters). */
 export function registerExtractor(mediaType: string, format: string, extractor: Extractor): void {
@@ -110,6 +86,11 @@ export function registerExtractor(mediaType: string, format: string, extractor: 
 /** Media types with an explicit registration. */
 export function registeredMediaTypes(): string[] {
   return [...BY_MEDIA_TYPE.keys()].sort();
+}
+
+/** File extensions the registry resolves by name. */
+export function registeredExtensions(): string[] {
+  return [...BY_EXTENSION.keys()].sort();
 }
 
 /** Parses `type/subtype; key=value` into the lower-case type and parameters. */
@@ -189,8 +170,9 @@ export function resolveExtractor(
   if (type.endsWith('+json')) return JSON_;
   const family = type.split('/')[0];
   if (family === 'image' || family === 'audio' || family === 'video' || family === 'font') return METADATA;
-  const byName = lookupFileType(undefined, fileName);
-  if (byName) return BY_SUFFIX[byName.suffix] ?? METADATA;
+  const ext = extensionOf(fileName);
+  const byName = ext === undefined ? undefined : BY_EXTENSION.get(ext);
+  if (byName) return byName;
   if (family === 'text') return TEXT;
   return sniffExtractor(bytes, limits);
 }

@@ -6,12 +6,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { RequestValidationError, SchemaError, ServiceError, type ValidationItem } from './errors.ts';
-import { boundedCopy } from './json-bounds.ts';
+import { boundedCopy } from './validation/json-bounds.ts';
 import type { AppEnv } from './http/env.ts';
 import type { Services } from './services.ts';
 import { adminAccountsRoutes } from './routes/admin.accounts.ts';
 import { adminKeysRoutes } from './routes/admin.keys.ts';
 import { adminServiceAccountsRoutes } from './routes/admin.service-accounts.ts';
+import { adminSignInRoutes } from './routes/admin.sign-in.ts';
 import { healthRoutes } from './routes/health.ts';
 import { indexingDatasourceRoutes } from './routes/indexing.datasources.ts';
 import { indexingGroupRoutes } from './routes/indexing.groups.ts';
@@ -22,14 +23,41 @@ import { webSearchRoutes } from './routes/web-search.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { BodyBudget } from './http/admission.ts';
+import { auditChanges } from './http/audit.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { adminAuditRoutes } from './routes/admin.audit.ts';
+import { OidcSignIn } from './sessions/oidc.ts';
+import { SignInThrottle } from './sessions/throttle.ts';
+import { webRoutes } from './web/index.tsx';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
+import { conversationRoutes } from './routes/conversations.ts';
+import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function createApp(services: Services): Hono<AppEnv> {
+export function createApp(given: Services): Hono<AppEnv> {
+  const oidcConfig = given.config.web.oidc;
+  const conversations =
+    given.conversations ??
+    new ConversationStore({ dir: conversationsDir(given.config.dataDir), log: given.log, now: given.now });
+  const services: Services = {
+    ...given,
+    signInThrottle: given.signInThrottle ?? new SignInThrottle(),
+    conversations,
+    oidc:
+      given.oidc ??
+      (oidcConfig &&
+        new OidcSignIn(oidcConfig, {
+          state: given.state,
+          now: given.now,
+          sessions: given.config.web.session,
+          log: given.log.child({ component: 'sso' }),
+        })),
+  };
   const app = new Hono<AppEnv>();
   const { log, config } = services;
 
@@ -60,16 +88,28 @@ export function createApp(services: Services): Hono<AppEnv> {
   const budget = services.bodyBudget ?? new BodyBudget(config.requestBodyBudgetBytes, config.requestBodyWaitMs);
   app.use('*', requestBodyLimit({ maxSize: config.maxRequestBytes, budget }));
 
+  if (services.audit) {
+    const record = auditChanges(services.audit, config.web.trustProxy);
+    app.use('/api/admin/*', record);
+    app.use('/api/indexing/*', (c, next) =>
+      c.req.path.startsWith('/api/indexing/documents') ? next() : record(c, next),
+    );
+    app.route('/', adminAuditRoutes(services, services.audit));
+  }
   app.route('/', healthRoutes());
   app.route('/', adminAccountsRoutes(services));
   app.route('/', adminKeysRoutes(services));
   app.route('/', adminServiceAccountsRoutes(services));
+  app.route('/', adminSignInRoutes(services));
   app.route('/', webSearchRoutes(services));
   app.route('/', chatRoutes(services));
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
+  app.route('/', conversationRoutes({ ...services, conversations }));
+  if (services.connectors) app.route('/', adminConnectorRoutes({ ...services, connectors: services.connectors }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));
+  if (services.webAssets) app.route('/', webRoutes(services, services.webAssets) as unknown as Hono<AppEnv>);
   // Route modules are mounted here, one per resource.
   app.route('/api/indexing', indexingDatasourceRoutes(services));
   app.route('/api/indexing', indexingUserRoutes(services));
@@ -77,6 +117,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route('/api/indexing', indexingMembershipRoutes(services));
   if (services.documents)
     app.route('/api/indexing', indexingDocumentRoutes({ ...services, documents: services.documents }));
+  if (services.uploads)
+    app.route('/api/indexing', indexingUploadSessionRoutes({ ...services, uploads: services.uploads }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
@@ -110,7 +152,11 @@ export function createApp(services: Services): Hono<AppEnv> {
     if (err instanceof SchemaError) {
       return c.json({ status: 'error', details: { error_code: err.code, message: err.message } }, 422);
     }
-    if (err instanceof ServiceError) return c.json({ detail: err.message }, err.status as 400, err.headers);
+    if (err instanceof ServiceError) {
+      if (err.retryAfterSeconds !== undefined)
+        c.header('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+      return c.json({ detail: err.message }, err.status as 400, err.headers);
+    }
     const requestId = c.get('requestId') ?? 'unknown';
     (c.get('log') ?? log).error('unhandled error', { error: err, stack: err instanceof Error ? err.stack : undefined });
     return c.json({ detail: `Internal Server Error (request id ${requestId}); safe to retry` }, 500);

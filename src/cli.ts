@@ -1,7 +1,8 @@
 /**
  * Command-line flags of the server entry (src/main.ts, and the single executable built from it):
  * `--version` prints the version from package.json, `--help` a usage text listing every
- * configuration variable of `EnvSchema` with its default. Without arguments the server starts.
+ * configuration variable of `EnvSchema` with its default, `connector run <id>` runs one
+ * connector on demand (src/connector-command.ts). Without arguments the server starts.
  * The help text is derived from the schema, and `VARIABLE_HELP` must name every schema key
  * (a missing or stale entry is a type error), so the usage text cannot drift from the config.
  */
@@ -53,6 +54,23 @@ const VARIABLE_HELP: Record<Variable, string> = {
   CHAT_SEARCH_RESULTS: 'search results one serviceSearch tool call gives the model',
   FILES_MAX_BYTES: 'largest file accepted by POST /api/beta/files/upload',
   FILES_CONTEXT_CHARS: 'characters of attached-file text given to the model per completion',
+  SESSION_IDLE_MINUTES: 'a browser session unused this many minutes ends',
+  SESSION_MAX_HOURS: 'a browser session ends this many hours after sign-in, whatever its use',
+  TRUST_PROXY: 'trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https cookies, origin)',
+  AUDIT_RETENTION_DAYS: 'days the audit log keeps its records; 0 keeps them forever',
+  PASSWORD_SIGNIN: 'let people sign in with local passwords (false: single sign-on only)',
+  OIDC_ISSUER: 'OpenID Connect issuer URL for single sign-on (discovery at /.well-known/openid-configuration)',
+  OIDC_CLIENT_ID: 'client id registered with the OpenID provider',
+  OIDC_CLIENT_SECRET: 'client secret registered with the OpenID provider (never logged)',
+  OIDC_SCOPES: 'scopes asked for at sign-in; must include openid',
+  OIDC_ALLOWED_DOMAINS: 'comma-separated email domains allowed to sign in (default: any verified email)',
+  OIDC_GROUPS_CLAIM: 'ID-token claim holding the groups mapped to roles',
+  OIDC_ADMIN_GROUPS: 'comma-separated groups that give the administrator role',
+  OIDC_DEVELOPER_GROUPS: 'comma-separated groups that give the developer role',
+  OIDC_LABEL: 'label of the single sign-on button',
+  PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
+  CONNECTOR_SECRET:
+    'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
 };
 
 /** The usage text printed by `--help`. */
@@ -60,10 +78,11 @@ export function usage(): string {
   const lines = [
     `${NAME} ${VERSION}: ${pkg.description}`,
     '',
-    `Usage: ${NAME} [--help | --version]`,
+    `Usage: ${NAME} [--help | --version | connector run <id>]`,
     '',
-    'Without arguments, starts the HTTP server. It is configured only through environment',
-    'variables (empty values count as unset):',
+    'Without arguments, starts the HTTP server. `connector run <id>` runs one connector on the',
+    'data directory and exits (refused while a server holds it: use the admin API then).',
+    'Both are configured only through environment variables (empty values count as unset):',
     '',
   ];
   for (const [name, schema] of Object.entries(EnvSchema.entries) as [Variable, { default?: unknown }][]) {
@@ -75,7 +94,9 @@ export function usage(): string {
 }
 
 export type CommandLine =
-  { action: 'serve' } | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
+  | { action: 'serve' }
+  | { action: 'connector-run'; id: string }
+  | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
 
 /** Decides what the process does for the given arguments (process.argv.slice(2)). */
 export function parseCommandLine(args: readonly string[]): CommandLine {
@@ -83,6 +104,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     return { action: 'print', stream: 'stdout', text: `${VERSION}\n`, exitCode: 0 };
   }
+  if (args.length === 3 && args[0] === 'connector' && args[1] === 'run')
+    return { action: 'connector-run', id: args[2] };
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
     return { action: 'print', stream: 'stdout', text: usage(), exitCode: 0 };
   }

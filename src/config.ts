@@ -95,6 +95,40 @@ export const EnvSchema = v.object({
   CHAT_SEARCH_RESULTS: v.optional(intFromEnv('CHAT_SEARCH_RESULTS', 1, 50), '8'),
   FILES_MAX_BYTES: v.optional(intFromEnv('FILES_MAX_BYTES', 1, 1_000_000_000), String(25 * MB)),
   FILES_CONTEXT_CHARS: v.optional(intFromEnv('FILES_CONTEXT_CHARS', 500, 10_000_000), '12000'),
+  SESSION_IDLE_MINUTES: v.optional(intFromEnv('SESSION_IDLE_MINUTES', 1, 525_600), '720'),
+  SESSION_MAX_HOURS: v.optional(intFromEnv('SESSION_MAX_HOURS', 1, 8_760), '168'),
+  TRUST_PROXY: v.optional(boolFromEnv('TRUST_PROXY'), 'false'),
+  AUDIT_RETENTION_DAYS: v.optional(intFromEnv('AUDIT_RETENTION_DAYS', 0, 36_500), '365'),
+  PASSWORD_SIGNIN: v.optional(boolFromEnv('PASSWORD_SIGNIN'), 'true'),
+  OIDC_ISSUER: v.optional(v.pipe(v.string(), v.trim(), v.url('OIDC_ISSUER must be a URL'))),
+  OIDC_CLIENT_ID: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  OIDC_CLIENT_SECRET: v.optional(v.string()),
+  OIDC_SCOPES: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/(^|\s)openid(\s|$)/, 'OIDC_SCOPES must include openid')),
+    'openid email profile',
+  ),
+  OIDC_ALLOWED_DOMAINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[^,\s@]+(\s*,\s*[^,\s@]+)*$/, 'OIDC_ALLOWED_DOMAINS must be a comma-separated list of domains'),
+    ),
+  ),
+  OIDC_GROUPS_CLAIM: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), 'groups'),
+  OIDC_ADMIN_GROUPS: v.optional(v.string()),
+  OIDC_DEVELOPER_GROUPS: v.optional(v.string()),
+  OIDC_LABEL: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60)), 'Single sign-on'),
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url('PUBLIC_URL must be a URL'),
+      v.regex(/^https?:\/\/[^/?#@]+\/?$/i, 'PUBLIC_URL must be an http(s) origin such as https://search.example.com'),
+    ),
+  ),
+  CONNECTOR_SECRET: v.optional(
+    v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
+  ),
 });
 
 /** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
@@ -167,6 +201,23 @@ export interface Config {
     /** Results one serviceSearch call returns to the model. */
     searchResults: number;
   };
+  /** Browser sign-in and sessions (src/sessions/, src/web/). */
+  web: {
+    /** Idle timeout and absolute lifetime of a browser session (sessions.ts SessionPolicy). */
+    session: { idleMs: number; maxMs: number };
+    /** Trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https, origin). */
+    trustProxy: boolean;
+    /** Origin used in sign-in links; unset: the origin the request came to. */
+    publicUrl?: string;
+    /** Whether local passwords may sign in (sign-in links included); SSO-only installations turn it off. */
+    passwordSignIn: boolean;
+    /** Single sign-on with OpenID Connect (src/sessions/oidc.ts); absent when OIDC_ISSUER is unset. */
+    oidc?: OidcConfig;
+  };
+  /** Days the audit log keeps (src/audit/); 0 keeps everything. */
+  auditRetentionDays: number;
+  /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
+  connectorSecret?: string;
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -175,8 +226,36 @@ export interface Config {
   };
 }
 
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string;
+  /** Lowercase email domains allowed to sign in; empty: any verified email. */
+  allowedDomains: string[];
+  /** ID-token claim holding the person's groups. */
+  groupsClaim: string;
+  /** Groups that give the administrator / developer role; both empty: roles are not managed by the provider. */
+  adminGroups: string[];
+  developerGroups: string[];
+  /** Label of the sign-in button. */
+  label: string;
+}
+
+const commaList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'BRAVE_API_KEY', 'LLM_API_KEY']);
+const SECRET_VARIABLES = new Set([
+  'ADMIN_KEY',
+  'BRAVE_API_KEY',
+  'LLM_API_KEY',
+  'OIDC_CLIENT_SECRET',
+  'CONNECTOR_SECRET',
+]);
 /**
  * Upstream base URLs: the standard fetch refuses URLs with credentials and its error quotes the
  * whole URL (it would reach clients in 502 answers), so `user:password@` is refused at start,
@@ -220,6 +299,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'invalid configuration:\n  LLM_MODELS: must list the model ids the upstream serves when LLM_BASE_URL is set (got "")',
     );
   }
+  if (e.OIDC_ISSUER !== undefined && e.OIDC_CLIENT_ID === undefined) {
+    throw new ConfigError('invalid configuration:\n  OIDC_CLIENT_ID: must be set when OIDC_ISSUER is set (got "")');
+  }
+  if (!e.PASSWORD_SIGNIN && e.OIDC_ISSUER === undefined) {
+    throw new ConfigError(
+      'invalid configuration:\n  PASSWORD_SIGNIN: can be turned off only when single sign-on is configured (OIDC_ISSUER) (got "false")',
+    );
+  }
   const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
   return {
     port: e.PORT,
@@ -259,6 +346,28 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
       searchResults: e.CHAT_SEARCH_RESULTS,
     },
+    web: {
+      session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
+      trustProxy: e.TRUST_PROXY,
+      publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+      passwordSignIn: e.PASSWORD_SIGNIN,
+      oidc:
+        e.OIDC_ISSUER === undefined
+          ? undefined
+          : {
+              issuer: e.OIDC_ISSUER,
+              clientId: e.OIDC_CLIENT_ID!,
+              clientSecret: e.OIDC_CLIENT_SECRET,
+              scopes: e.OIDC_SCOPES,
+              allowedDomains: commaList(e.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase()),
+              groupsClaim: e.OIDC_GROUPS_CLAIM,
+              adminGroups: commaList(e.OIDC_ADMIN_GROUPS),
+              developerGroups: commaList(e.OIDC_DEVELOPER_GROUPS),
+              label: e.OIDC_LABEL,
+            },
+    },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
+    connectorSecret: e.CONNECTOR_SECRET,
   };
 }

@@ -14,6 +14,7 @@ export type ServiceErrorKind =
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
   | 'UNPROCESSABLE'
   | 'BAD_GATEWAY'
   | 'UNAVAILABLE'
@@ -27,6 +28,7 @@ const STATUS: Record<ServiceErrorKind, number> = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
   UNPROCESSABLE: 422,
   BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
@@ -39,6 +41,9 @@ export class ServiceError extends Error {
   constructor(
     readonly kind: ServiceErrorKind,
     message: string,
+    /** Seconds after which a retry may succeed (answered as `Retry-After`). */
+    readonly retryAfterSeconds?: number,
+    /** More response headers (e.g. `connection: close` when the body was not read). */
     readonly headers?: Record<string, string>,
   ) {
     super(message);
@@ -53,6 +58,8 @@ export const notFound = (m: string) => new ServiceError('NOT_FOUND', m);
 export const conflict = (m: string) => new ServiceError('CONFLICT', m);
 export const unauthorized = (m: string) => new ServiceError('UNAUTHORIZED', m);
 export const forbidden = (m: string) => new ServiceError('FORBIDDEN', m);
+export const tooManyRequests = (m: string, retryAfterSeconds: number) =>
+  new ServiceError('TOO_MANY_REQUESTS', m, retryAfterSeconds);
 
 /** One entry of a FastAPI/Pydantic v2 validation error. */
 export interface ValidationItem {

@@ -7,7 +7,7 @@
 import type { LogLevel } from './config.ts';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-const SECRET_KEY = /authorization|secret|password|api[-_]?key|^key$|token$/i;
+const SECRET_KEY = /authorization|secret|password|api[-_]?key|^key$|token$|credential/i;
 
 export type LogFields = Record<string, unknown>;
 

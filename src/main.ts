@@ -3,10 +3,13 @@
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
- * SHUTDOWN_GRACE_MS, then drain the indexing pipeline, commit and close the index, and close the state). `npm start` runs this file; `--version` and
- * `--help` print and exit (src/cli.ts).
+ * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
+ * the audit log, the conversation files and the state). `npm start` runs this file; `--version` and `--help`
+ * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuditLog } from './audit/audit.ts';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
 import { allowedMethods, createApp } from './app.ts';
 import { parseCommandLine } from './cli.ts';
@@ -14,11 +17,16 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
 import { createHttpServer } from './http/server.ts';
-import { openState } from './state/open.ts';
+import { openState } from './open-state.ts';
 import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
 import { closeSharedPool, configureSharedPool } from '../extractors/index.ts';
+import { loadWebAssets } from './web/assets/store.ts';
+import { ConversationStore, conversationsDir } from './conversations/store.ts';
+import { ConnectorScheduler } from './connectors/scheduler.ts';
+import { runConnectorCommand } from './connector-command.ts';
+import { UploadSessions } from './uploads/sessions.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,13 +48,19 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
   configureSharedPool({
     maxHeapMb: config.extraction.workerHeapMb,
     inflateBudgetBytes: config.extraction.inflateBudgetBytes,
   });
+  if (cli.action === 'connector-run') {
+    process.exitCode = await runConnectorCommand(config, cli.id);
+    return;
+  }
+  const log = createLogger(config.logLevel);
 
+  // The index's write lock first: one process writes a data directory (a connector run of the CLI holds it too).
+  const index = await openSearchIndex(config, log);
   const state = await openState(config, log);
   const now = () => Date.now();
   const generated = await ensureMasterKey({ config, state, now });
@@ -58,11 +72,40 @@ async function main(): Promise<void> {
     log.info('master key: using the generated key stored on first start (set ADMIN_KEY to replace it)');
   }
 
-  const index = await openSearchIndex(config, log);
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
   const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
-  const services: Services = { config, log, state, now, webSearch, documents, searchRunner };
+  const webAssets = await loadWebAssets();
+  const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
+  const audit = new AuditLog({
+    dir: join(config.dataDir, 'audit'),
+    log: log.child({ component: 'audit' }),
+    now,
+    retentionDays: config.auditRetentionDays,
+  });
+  const connectors = new ConnectorScheduler({ config, state, documents, log, now });
+  await connectors.start({ background: true });
+  const uploads = await UploadSessions.open(join(config.dataDir, 'uploads'), {
+    state,
+    documents,
+    maxBinaryBytes: config.maxBinaryBytes,
+    now,
+    log,
+  });
+  const services: Services = {
+    config,
+    log,
+    state,
+    now,
+    webSearch,
+    documents,
+    searchRunner,
+    webAssets,
+    audit,
+    conversations,
+    connectors,
+    uploads,
+  };
   const app = createApp(services);
 
   const server = createHttpServer(app, {
@@ -91,10 +134,14 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     try {
+      await connectors.stop();
+      await uploads.close();
       await searchRunner?.close();
       await documents.close();
       await index.close();
       await closeSharedPool();
+      await audit.close();
+      await conversations.close();
       await state.close();
       log.info('stopped');
       process.exit(0);

@@ -10,6 +10,13 @@ import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
 import type { BodyBudget } from './http/admission.ts';
+import type { AuditLog } from './audit/audit.ts';
+import type { OidcSignIn } from './sessions/oidc.ts';
+import type { SignInThrottle } from './sessions/throttle.ts';
+import type { WebAssets } from './build/web-assets.ts';
+import type { ConversationStore } from './conversations/store.ts';
+import type { ConnectorScheduler } from './connectors/scheduler.ts';
+import type { UploadSessions } from './uploads/sessions.ts';
 
 export interface Services {
   config: Config;
@@ -29,4 +36,18 @@ export interface Services {
   chatFetch?: typeof fetch;
   /** Memory admission of request bodies; default one built from `config` (REQUEST_BODY_BUDGET_BYTES). */
   bodyBudget?: BodyBudget;
+  /** Failed sign-in counts (one per process); createApp makes one when absent. */
+  signInThrottle?: SignInThrottle;
+  /** The audit log of administrative changes and sign-ins (main.ts opens it under DATA_DIR/audit). */
+  audit?: AuditLog;
+  /** Single sign-on (createApp makes one from `config.web.oidc` when absent). */
+  oidc?: OidcSignIn;
+  /** Saved chat conversations per account; createApp makes one under DATA_DIR when absent. */
+  conversations?: ConversationStore;
+  /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
+  webAssets?: WebAssets;
+  /** Runs the connectors (src/connectors/); absent: no connectors API. */
+  connectors?: ConnectorScheduler;
+  /** Upload sessions of the Indexing API (src/uploads/); absent: no upload-session routes. */
+  uploads?: UploadSessions;
 }

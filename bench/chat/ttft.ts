@@ -27,7 +27,7 @@ import OpenAI from 'openai';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import { openMemoryState } from '../../src/state/open.ts';
+import { openMemoryState } from '../../src/open-state.ts';
 
 const RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 40);
 const TOKENS = Number(process.env.CHAT_BENCH_TOKENS ?? 20);
@@ -93,14 +93,14 @@ const app = createApp({
     ];
   },
 });
-const admin = (path: string, body: unknown) =>
-  app
-    .request(path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    .then((r) => r.json() as Promise<any>);
+const admin = async (path: string, body: unknown) => {
+  const res = await app.request(path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as any;
+};
 await admin('/api/admin/accounts', { email: 'bench@example.com' });
 const { key } = await admin('/api/admin/accounts/bench%40example.com/keys', {});
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });

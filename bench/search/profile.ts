@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
 import { openSearchIndex } from '../../src/search/open.ts';
 import { searchDocuments } from '../../src/search/service.ts';
-import { openState } from '../../src/state/open.ts';
+import { openState } from '../../src/open-state.ts';
 import { loadGcide } from '../corpora/gcide.ts';
 import { sentencePool } from '../corpora/scale.ts';
 import { createRng } from '../lib/prng.ts';

@@ -51,8 +51,14 @@ export class MergeThread {
   private readonly jobs = new Map<number, Job>();
   private idle: ReturnType<typeof setTimeout> | null = null;
 
-  /** `idleMs`: how long a worker without a merge lives on (default IDLE_MS). */
-  constructor(private readonly idleMs = IDLE_MS) {}
+  /**
+   * `idleMs`: how long a worker without a merge lives on (default IDLE_MS). `onIdleExit` is
+   * called once a worker stopped for idleness has exited.
+   */
+  constructor(
+    private readonly idleMs = IDLE_MS,
+    private readonly onIdleExit?: () => void,
+  ) {}
 
   /** Merges `sources` into segment `id` on the thread; null when the thread is unavailable. */
   merge(
@@ -133,7 +139,10 @@ export class MergeThread {
       w.removeAllListeners('exit');
       w.removeAllListeners('error');
       w.on('error', () => undefined);
-      void w.terminate().catch(() => undefined);
+      void w
+        .terminate()
+        .catch(() => undefined)
+        .then(() => this.onIdleExit?.());
     }, this.idleMs);
     this.idle.unref();
   }

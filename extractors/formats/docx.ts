@@ -7,6 +7,7 @@
  * running the words on either side together). Footnotes and endnotes, which the raw text leaves
  * out, follow the body, one block per note (separators skipped).
  */
+/// <reference path="./mammoth-reader.d.ts" />
 import { Buffer } from 'node:buffer';
 import { ExtractionError, checkAborted, toExtractionError } from '../errors.ts';
 import { TextBuilder } from '../text-builder.ts';

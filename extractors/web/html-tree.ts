@@ -3,7 +3,8 @@
  * keep their tag, the attributes that matter for boilerplate detection (id,
  * class, role, hidden, aria-hidden) and their children; text is entity-decoded.
  * Raw-text elements (script, style, ...) are skipped whole; `<title>` and the
- * meta description are collected on the way. Unknown close tags are ignored and
+ * meta description are collected on the way, and so are the links (`<a>`, `<area>`), the
+ * canonical URL, the base URL and the robots meta directives. Unknown close tags are ignored and
  * a close tag closes every element opened after its match, as browsers do.
  *
  * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored. Elements
@@ -24,7 +25,16 @@ export interface ParsedHtml {
   root: HtmlElement;
   title?: string;
   description?: string;
+  /** `href` of every `<a>` and `<area>`, as written (at most MAX_LINKS). */
+  links: string[];
+  /** `<link rel="canonical" href>`, `<base href>`, `<meta name="robots" content>` (the first of each). */
+  canonical?: string;
+  base?: string;
+  robots?: string;
 }
+
+/** Links collected per page at most. */
+export const MAX_LINKS = 10_000;
 
 const VOID = new Set([
   'area',
@@ -60,6 +70,9 @@ const RAW = new Set([
 export const MAX_HTML_DEPTH = 512;
 
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
+/** Attributes read for links (not kept in the tree). */
+const LINK_ATTRS = new Set(['href', 'rel']);
+const LINK_TAGS = new Set(['a', 'area', 'link', 'base']);
 
 // A start tag without its `>` (or with an unclosed quote) runs to the end of the input, as in browsers:
 // every `<name` matches at once, so no later `<` rescans the rest of the page (linear time).
@@ -67,13 +80,13 @@ const TAG_RE =
   /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)(?:>|$)/g;
 const ATTR_RE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
-function parseAttrs(raw: string): Record<string, string> {
+function parseAttrs(raw: string, kept: ReadonlySet<string> = KEPT_ATTRS): Record<string, string> {
   const attrs: Record<string, string> = {};
   ATTR_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ATTR_RE.exec(raw)) !== null) {
     const name = m[1].toLowerCase();
-    if (KEPT_ATTRS.has(name)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    if (kept.has(name) && !(name in attrs)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
   }
   return attrs;
 }
@@ -87,6 +100,10 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
   let title: string | undefined;
   let description: string | undefined;
   let ogTitle: string | undefined;
+  const links: string[] = [];
+  let canonical: string | undefined;
+  let base: string | undefined;
+  let robots: string | undefined;
   let nodes = 0;
   let last = 0;
   // Open elements per tag: a close tag matching none is ignored in O(1); a match pops what it scans.
@@ -123,8 +140,19 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
       continue;
     }
     const attrs = parseAttrs(m[3] ?? '');
+    if (LINK_TAGS.has(name)) {
+      const ref = parseAttrs(m[3] ?? '', LINK_ATTRS);
+      const href = ref.href?.trim();
+      if (href) {
+        if (name === 'base') base ??= href;
+        else if (name === 'link') {
+          if (/(^|\s)canonical(\s|$)/i.test(ref.rel ?? '')) canonical ??= href;
+        } else if (links.length < MAX_LINKS) links.push(href);
+      }
+    }
     if (name === 'meta') {
       const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
+      if (key === 'robots' && attrs.content && robots === undefined) robots = attrs.content;
       if ((key === 'description' || key === 'og:description') && attrs.content && !description)
         description = clean(attrs.content);
       if (key === 'og:title' && attrs.content) ogTitle = clean(attrs.content);
@@ -139,5 +167,5 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     }
   }
   if (nodes < maxNodes) addText(html.slice(last));
-  return { root, title: title || ogTitle || undefined, description };
+  return { root, title: title || ogTitle || undefined, description, links, canonical, base, robots };
 }

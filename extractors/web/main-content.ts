@@ -23,6 +23,16 @@ export interface MainContent {
   description?: string;
   text: string;
   truncated: boolean;
+  /** With `{links: true}`: the page's links, canonical URL, base URL and robots meta (as written). */
+  links?: string[];
+  canonical?: string;
+  base?: string;
+  robots?: string;
+}
+
+export interface MainContentExtras {
+  /** Also answer the links, canonical and base URLs and robots directives (crawlers that follow links). */
+  links?: boolean;
 }
 
 const DROP_TAGS = new Set([
@@ -215,8 +225,9 @@ export function truncateText(text: string, max: number): { text: string; truncat
 }
 
 /** Extract the main content of an HTML page. */
-export function extractMainContent(html: string, maxChars: number): MainContent {
-  const { root, title, description } = parseHtml(html);
+export function extractMainContent(html: string, maxChars: number, extras: MainContentExtras = {}): MainContent {
+  const parsed = parseHtml(html);
+  const { root, title, description } = parsed;
   prune(root);
   const stats = new Map<HtmlElement, Stats>();
   measure(root, stats);
@@ -234,12 +245,19 @@ export function extractMainContent(html: string, maxChars: number): MainContent 
   if (!marked && stats.get(chosen)!.text < Math.min(200, stats.get(root)!.text * 0.2)) chosen = root;
   const text = stripSoftHyphens(renderText(chosen));
   const cut = truncateText(text, maxChars);
-  return {
+  const out: MainContent = {
     title: title && stripSoftHyphens(title),
     description: description && stripSoftHyphens(description),
     text: cut.text,
     truncated: cut.truncated,
   };
+  if (extras.links) {
+    out.links = parsed.links;
+    if (parsed.canonical) out.canonical = parsed.canonical;
+    if (parsed.base) out.base = parsed.base;
+    if (parsed.robots) out.robots = parsed.robots;
+  }
+  return out;
 }
 
 /**
@@ -263,6 +281,7 @@ export function extractMainContentFromBytes(
   bytes: Uint8Array,
   charset: string | undefined,
   maxChars: number,
+  extras: MainContentExtras = {},
 ): MainContent {
-  return extractMainContent(decodeText(bytes, normaliseCharset(charset) ?? declaredCharset(bytes)), maxChars);
+  return extractMainContent(decodeText(bytes, normaliseCharset(charset) ?? declaredCharset(bytes)), maxChars, extras);
 }

@@ -9,8 +9,9 @@
  * create, issue keys for, revoke keys of and delete only accounts whose roles
  * it holds itself; the master key (`'master'`) may act on any account.
  */
-import { conflict, forbidden, notFound } from '../errors.ts';
-import type { Role } from '../http/env.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { checkPasswordPolicy, hashPassword } from './passwords.ts';
+import type { Role } from './principal.ts';
 import type { StateStore } from '../state/store.ts';
 import { KEY_PREFIX, newId, newSecret, sha256, toHex } from './secrets.ts';
 import { accountsPart, commitAccounts, type AccountRecord, type KeyRecord } from './state.ts';
@@ -181,4 +182,45 @@ export async function revokeKey(
   if (key.revoked_at === null)
     await commitAccounts(deps.state, { type: 'accounts.key_revoked', id, at: iso(deps.now()) });
   return keyView(deps.state.get(accountsPart).keys.get(id)!);
+}
+
+/**
+ * Set an account's password for browser sign-in (passwords.ts policy, 400 when refused). Every
+ * session created before is ended by the rule in src/sessions/sessions.ts.
+ */
+export async function setPassword(
+  deps: AccountsDeps,
+  email: string,
+  password: string,
+  actor: Actor,
+): Promise<{ email: string; password_set_at: string }> {
+  const refusal = checkPasswordPolicy(password);
+  if (refusal !== undefined) throw badRequest(refusal);
+  const hash = await hashPassword(password);
+  const account = findAccount(deps, email);
+  if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  assertMayManage(actor, account.roles, "Setting this account's password");
+  const at = iso(deps.now());
+  await commitAccounts(deps.state, { type: 'accounts.password_set', id: account.id, hash, at });
+  return { email: account.email, password_set_at: at };
+}
+
+/**
+ * Set an account's roles. The actor must hold every role the account has now and every role it
+ * gets (no escalation, and no demotion of someone with more rights than oneself).
+ */
+export async function setRoles(
+  deps: AccountsDeps,
+  email: string,
+  roles: readonly Role[],
+  actor: Actor,
+): Promise<AccountView> {
+  const account = findAccount(deps, email);
+  if (!account) throw notFound(`No account with email ${normalizeEmail(email)}`);
+  const next = (['administrator', 'developer'] as const).filter((r) => roles.includes(r));
+  assertMayManage(actor, [...new Set([...account.roles, ...next])], "Changing this account's roles");
+  if (next.length !== account.roles.length || next.some((r) => !account.roles.includes(r))) {
+    await commitAccounts(deps.state, { type: 'accounts.roles_set', id: account.id, roles: next, at: iso(deps.now()) });
+  }
+  return listAccounts(deps).find((a) => a.id === account.id)!;
 }

@@ -7,7 +7,7 @@
  * (email -> account, digest -> key).
  */
 import type { StatePart, StateStore } from '../state/store.ts';
-import type { Role } from '../http/env.ts';
+import type { Role } from './principal.ts';
 
 export const ROLES = ['administrator', 'developer'] as const satisfies readonly Role[];
 
@@ -18,6 +18,12 @@ export interface AccountRecord {
   name: string | null;
   roles: Role[];
   created_at: string;
+  /** scrypt hash for browser sign-in (passwords.ts); absent or null: no password set. Never shown. */
+  password_hash?: string | null;
+  /** When the password was last set (ISO). */
+  password_set_at?: string | null;
+  /** Counts password changes; a session made under an older count is no longer valid (src/sessions/sessions.ts). */
+  password_version?: number;
 }
 
 export type KeyKind = 'personal' | 'service';
@@ -59,7 +65,9 @@ export type AccountsEvent =
   | { type: 'accounts.key_created'; key: KeyRecord }
   | { type: 'accounts.key_revoked'; id: string; at: string }
   | { type: 'accounts.service_account_created'; serviceAccount: ServiceAccountRecord; key: KeyRecord }
-  | { type: 'accounts.master_key_generated'; digest: string; at: string };
+  | { type: 'accounts.master_key_generated'; digest: string; at: string }
+  | { type: 'accounts.password_set'; id: string; hash: string; at: string }
+  | { type: 'accounts.roles_set'; id: string; roles: Role[]; at: string };
 
 interface AccountsJson {
   accounts: AccountRecord[];
@@ -120,6 +128,20 @@ export const accountsPart: StatePart<AccountsState, AccountsEvent> = {
       case 'accounts.master_key_generated':
         s.masterKeyDigest = e.digest;
         return;
+      case 'accounts.roles_set': {
+        const account = s.accounts.get(e.id);
+        if (account) account.roles = [...e.roles];
+        return;
+      }
+      case 'accounts.password_set': {
+        const account = s.accounts.get(e.id);
+        if (account) {
+          account.password_hash = e.hash;
+          account.password_set_at = e.at;
+          account.password_version = (account.password_version ?? 0) + 1;
+        }
+        return;
+      }
     }
   },
   toJSON(s): AccountsJson {

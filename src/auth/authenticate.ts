@@ -17,7 +17,7 @@ import { masterKeyDigest, type MasterKeyDeps } from '../accounts/master.ts';
 import { constantTimeEqual, fromHex, sha256, toHex } from '../accounts/secrets.ts';
 import { accountsPart } from '../accounts/state.ts';
 import { unauthorized } from '../errors.ts';
-import type { Principal } from '../http/env.ts';
+import type { Principal } from '../accounts/principal.ts';
 
 export type AuthDeps = MasterKeyDeps & AccountsDeps;
 

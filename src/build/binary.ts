@@ -7,7 +7,8 @@
  * `@node-rs/xxhash` resolved to src/build/xxhash-sea.ts; extractors/worker.ts,
  * engine/merge/merge-worker.ts and src/search/search-worker.ts are bundled apart into CommonJS
  * files of their own. `node --experimental-sea-config` turns the main bundle into a blob that
- * also carries four assets: the three worker bundles (extractors/pool.ts,
+ * also carries five assets: the browser assets of the pages (web-assets.json, built by
+ * web-assets.ts and served by src/web/assets/store.ts), the three worker bundles (extractors/pool.ts,
  * engine/merge/merge-thread.ts and src/search/pool.ts start workers from them with `eval: true`)
  * and the xxhash native addon (loaded by xxhash-sea.ts). postject injects the blob
  * into a copy of the running node binary. The blob carries V8 code cache (faster start: about
@@ -22,9 +23,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { SEA_WORKER_ASSET } from '../../extractors/pool.ts';
-import { SEA_MERGE_WORKER_ASSET } from '../../engine/merge/merge-thread.ts';
+import { SEA_WORKER_ASSET } from '../../extractors/index.ts';
+import { SEA_MERGE_WORKER_ASSET } from '../../engine/index.ts';
 import { SEA_SEARCH_WORKER_ASSET } from '../search/pool.ts';
+import { buildWebAssets, WEB_ASSETS_SEA } from './web-assets.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -82,6 +84,17 @@ const xxhashForSea: esbuild.Plugin = {
   },
 };
 
+/**
+ * The binary serves the browser assets embedded at build time (src/web/assets/store.ts), so
+ * the asset builder's `import('esbuild')` stays out of the bundle (it is never reached there).
+ */
+const esbuildOutOfBinary: esbuild.Plugin = {
+  name: 'esbuild-out-of-binary',
+  setup(build) {
+    build.onResolve({ filter: /^esbuild$/ }, () => ({ path: 'esbuild', external: true }));
+  },
+};
+
 async function bundle(entry: string, plugins: esbuild.Plugin[] = []): Promise<string> {
   const result = await esbuild.build({ ...common, entryPoints: [join(ROOT, entry)], plugins });
   return result.outputFiles![0].text;
@@ -100,17 +113,19 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   await mkdir(work, { recursive: true });
 
   let t = performance.now();
-  const [mainJs, workerJs, mergeJs, searchJs] = await Promise.all([
-    bundle('src/main.ts', [xxhashForSea]),
+  const [mainJs, workerJs, mergeJs, searchJs, webAssets] = await Promise.all([
+    bundle('src/main.ts', [xxhashForSea, esbuildOutOfBinary]),
     bundle('extractors/worker.ts'),
     bundle('engine/merge/merge-worker.ts', [xxhashForSea]),
     bundle('src/search/search-worker.ts', [xxhashForSea]),
+    buildWebAssets(),
   ]);
   const files = {
     main: join(work, 'main.cjs'),
     worker: join(work, SEA_WORKER_ASSET),
     mergeWorker: join(work, SEA_MERGE_WORKER_ASSET),
     searchWorker: join(work, SEA_SEARCH_WORKER_ASSET),
+    webAssets: join(work, WEB_ASSETS_SEA),
     config: join(work, 'sea-config.json'),
     blob: join(work, 'sea-prep.blob'),
   };
@@ -118,6 +133,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   await writeFile(files.worker, workerJs);
   await writeFile(files.mergeWorker, mergeJs);
   await writeFile(files.searchWorker, searchJs);
+  await writeFile(files.webAssets, JSON.stringify(webAssets));
   const bundleMs = performance.now() - t;
   log(`bundled: main ${(mainJs.length / 1e6).toFixed(1)} MB, worker ${(workerJs.length / 1e6).toFixed(1)} MB`);
 
@@ -132,6 +148,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       [SEA_WORKER_ASSET]: files.worker,
       [SEA_MERGE_WORKER_ASSET]: files.mergeWorker,
       [SEA_SEARCH_WORKER_ASSET]: files.searchWorker,
+      [WEB_ASSETS_SEA]: files.webAssets,
       [XXHASH_ASSET]: addon,
     },
   };

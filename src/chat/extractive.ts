@@ -9,7 +9,7 @@
  * streamed word by word.
  */
 import { withoutMarkers } from './citations.ts';
-import { bm25, questionTerms, sentences } from './relevance.ts';
+import { bm25, questionTerms, sentences } from '../passages/relevance.ts';
 import type { ChatModel, Language, ModelEvent, RoundRequest, Source } from './types.ts';
 
 export const EXTRACTIVE_MODEL_ID = 'extractive';

@@ -11,11 +11,22 @@
  * is found (a restriction never widens to every datasource).
  */
 import { RequestValidationError } from '../errors.ts';
-import { indexingState } from '../indexing/datasources.ts';
-import { DATA_SOURCE_CATEGORIES } from '../search/params.ts';
-import { searchWith } from '../search/service.ts';
-import type { Services } from '../services.ts';
+import { indexingState } from '../controlplane/datasources.ts';
+import { DATA_SOURCE_CATEGORIES } from '../search/schemas.ts';
+import { searchWith, type PlanRunner } from '../search/service.ts';
+import type { DocumentService } from '../documents/service.ts';
+import type { StateStore } from '../state/store.ts';
 import type { ChatSearchFn, SearchPassage } from './tools.ts';
+
+/** What the chat's search is built from (a subset of the services). */
+export interface ChatSearchDeps {
+  state: StateStore;
+  now: () => number;
+  documents?: Pick<DocumentService, 'index' | 'dropPending'>;
+  searchRunner?: PlanRunner;
+  /** Replaces the search over `documents` (tests, benchmarks). */
+  chatSearch?: ChatSearchFn;
+}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
@@ -24,7 +35,7 @@ export function plainText(html: string): string {
   return html.replace(/<\/?em>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
 }
 
-export function chatSearchFor(services: Services): ChatSearchFn | undefined {
+export function chatSearchFor(services: ChatSearchDeps): ChatSearchFn | undefined {
   if (services.chatSearch) return services.chatSearch;
   const documents = services.documents;
   if (!documents) return undefined;
@@ -67,7 +78,7 @@ export function chatSearchFor(services: Services): ChatSearchFn | undefined {
 const CATEGORIES: ReadonlySet<string> = new Set(DATA_SOURCE_CATEGORIES);
 
 /** The requested names that are a category or an existing datasource; undefined: no restriction. */
-function knownDataSources(services: Services, names: string[] | undefined): string[] | undefined {
+function knownDataSources(services: ChatSearchDeps, names: string[] | undefined): string[] | undefined {
   if (names === undefined || names.length === 0) return undefined;
   const datasources = indexingState(services).datasources;
   return names.filter((n) => CATEGORIES.has(n) || datasources.has(n));

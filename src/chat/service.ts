@@ -19,14 +19,14 @@
 import { findAgent } from '../agents/agents.ts';
 import type { AgentRecord } from '../agents/state.ts';
 import type { FileStoreReader, StoredFileWithText } from '../files/store.ts';
-import { selectRelevant, type SelectPassagesFn } from '../files/select.ts';
+import { selectRelevant, type SelectPassagesFn } from '../passages/select.ts';
 import type { StateStore } from '../state/store.ts';
 import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
 import { CitationWriter } from './citations.ts';
 import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { systemPrompt } from './prompt.ts';
-import { analysisLanguage } from './relevance.ts';
+import { analysisLanguage } from '../passages/relevance.ts';
 import {
   MAX_CALLS_PER_ROUND,
   notOffered,

@@ -3,7 +3,7 @@
  * the model interface both the upstream client and the embedded extractive
  * model implement, and the sources the answer cites.
  */
-import type { Language } from '../../engine/analysis/index.ts';
+import type { Language } from '../../engine/index.ts';
 
 export type { Language };
 

@@ -5,10 +5,11 @@
  * payload that search results are built from.
  */
 import type { IndexDocument } from '../../engine/index.ts';
-import { compoundSubValue } from '../indexing/names.ts';
-import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY, searchFileType } from '../search/index-schema.ts';
+import { compoundSubValue } from '../controlplane/names.ts';
+import { searchFileType } from './file-types.ts';
+import { DOCUMENT_SCHEMA, documentKey, PUSHED_CATEGORY } from './index-schema.ts';
 import type { QueuedDocument } from './queue.ts';
-import { parseInstant } from '../iso-date.ts';
+import { parseInstant } from '../validation/iso-date.ts';
 
 /** The text the pipeline indexes for a document. */
 export interface DocumentText {
@@ -115,7 +116,7 @@ export function toIndexDocument(
     datasource: [doc.datasource],
     document_type: [doc.file_type],
     file_type: [searchFileType(doc.file_type, extra.mediaFileType)],
-    category: [PUSHED_CATEGORY],
+    category: [doc.category ?? PUSHED_CATEGORY],
     acl: doc.tokens,
   };
   if (doc.sub) keywords.sub = [compoundSubValue(doc.datasource, doc.sub)];

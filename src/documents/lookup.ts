@@ -3,13 +3,13 @@
  * the answer), status (queued / indexed / skipped / failed / deleted, with the
  * last outcome and commit time), and check-access with an explanation.
  */
-import * as v from 'valibot';
 import { notFound } from '../errors.ts';
-import { requireDatasource } from '../indexing/datasources.ts';
-import { membershipPath, resolveGroups } from '../indexing/resolve.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { requireDatasource } from '../controlplane/datasources.ts';
+import { membershipPath, resolveGroups } from '../controlplane/resolve.ts';
+import { documentKey } from './index-schema.ts';
 import type { StateStore } from '../state/store.ts';
 import type { StoredDoc } from '../../engine/index.ts';
+import type { CheckAccessInput } from './schemas.ts';
 import type { DocumentService } from './service.ts';
 import { parseToken, userTokens } from './tokens.ts';
 
@@ -91,14 +91,8 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
   };
 }
 
-export const CheckAccessSchema = v.strictObject({
-  datasource: v.pipe(v.string(), v.minLength(1)),
-  document_id: v.pipe(v.string(), v.minLength(1)),
-  user_email: v.pipe(v.string(), v.trim(), v.minLength(1)),
-});
-
 /** Whether `user_email` may see the committed document, with the reason (the granting token and group path, or why not). */
-export function checkAccess(deps: LookupDeps, input: v.InferOutput<typeof CheckAccessSchema>) {
+export function checkAccess(deps: LookupDeps, input: CheckAccessInput) {
   const ds = requireDatasource(deps, input.datasource);
   const doc = committedDocument(deps, input.datasource, input.document_id);
   if (!doc)

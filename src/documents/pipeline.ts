@@ -30,7 +30,7 @@
  */
 import type { Index, IndexDocument } from '../../engine/index.ts';
 import type { Logger } from '../log.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { documentKey } from './index-schema.ts';
 import { toIndexDocument, type DocumentText } from './convert.ts';
 import type { QueueOp, QueuedDocument } from './queue.ts';
 import type { StatusRegistry } from './status.ts';

@@ -12,20 +12,20 @@
  * 404, schema rule errors are 422 in the error_code envelope. Bulk form: each
  * of these becomes a `failed` entry and the rest continue, in order.
  */
-import * as v from 'valibot';
 import { RequestValidationError, SchemaError, ServiceError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Searcher } from '../../engine/index.ts';
-import { requireDatasource } from '../indexing/datasources.ts';
-import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../indexing/document-rules.ts';
-import { pendingDatasourceDrop } from '../indexing/events.ts';
-import type { DatasourceState, PropertyDefinition } from '../indexing/state.ts';
+import { requireDatasource } from '../controlplane/datasources.ts';
+import { checkCustomProperties, propertyDefinitions, resolveSubReference } from '../controlplane/document-rules.ts';
+import { pendingDatasourceDrop } from '../controlplane/events.ts';
+import type { DatasourceState, PropertyDefinition } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
-import { documentKey } from '../search/index-schema.ts';
-import { documentSuffix } from './body.ts';
+import { documentKey } from './index-schema.ts';
+import { documentSuffix } from './suffix.ts';
 import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersion } from './queue.ts';
 import { documentItemSpans } from './raw-items.ts';
-import { documentSchema, fastValidDocument, PushEnvelopeSchema, type DocumentInput } from './schema.ts';
+import { documentSchema, PushEnvelopeSchema, type DocumentInput } from './schemas.ts';
+import { fastValidDocument } from './schemas-fast-path.ts';
 import { spooledFor, type SpooledBinary } from './spooled.ts';
 import type { DocumentService } from './service.ts';
 import { sameTokens, type Outcome } from './status.ts';
@@ -62,6 +62,8 @@ export interface PushOptions {
   waitTimeoutMs?: number;
   /** Called once the documents are durable, before waiting for the commit (the body is no longer needed). */
   onQueued?: () => void;
+  /** Source category the documents are filed under (connectors, src/connectors/); default `other`. */
+  category?: string;
 }
 
 type Decision = {
@@ -126,7 +128,7 @@ class PushContext {
 }
 
 /** Outcome of one document that passed validation (no queue write yet). */
-function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Decision {
+function decide(ctx: PushContext, input: DocumentInput, receivedAt: number, category?: string): Decision {
   const ds = ctx.datasource(input.datasource);
   const binding = resolveSubReference(ds.record, input.data_source_sub, input.data_source_sub_sub);
   const props = input.custom_properties ?? [];
@@ -184,6 +186,7 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number): Dec
       };
     }),
     received_at: receivedAt,
+    category,
   });
   return {
     result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' },
@@ -271,7 +274,7 @@ async function pushParsed(
         const input =
           fastValidDocument(items[i], deps.maxBinaryBytes) ??
           validate(documentSchema(deps.maxBinaryBytes), items[i], 'body');
-        const d = decide(ctx, input, receivedAt);
+        const d = decide(ctx, input, receivedAt, options.category);
         decisions.push(d);
         // Later items with the same id compare with this one.
         if (d.doc) {
@@ -333,10 +336,3 @@ async function pushParsed(
   }
   return response;
 }
-
-export const PushQuerySchema = v.strictObject({
-  wait: v.optional(v.picklist(['true', 'false', '1', '0'])),
-  wait_timeout_ms: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(120_000)),
-  ),
-});

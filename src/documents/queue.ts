@@ -47,12 +47,14 @@ export interface QueuedDocument {
   properties: { name: string; value: string | number | boolean; type: string; searchable: boolean }[];
   /** Epoch ms when the push was acknowledged. */
   received_at: number;
+  /** Source category (search `data_source`) of a connector's document; absent: `other` (pushed). */
+  category?: string;
 }
 
 /** What the push decided for a document, beyond the pushed item's own fields (and where its binary is stored). */
 export type DocumentMeta = Pick<
   QueuedDocument,
-  'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at'
+  'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at' | 'category'
 > & { blob?: BlobRef };
 
 /** The fields of a validated pushed item that a queued document takes over. */
@@ -90,6 +92,7 @@ export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocu
     properties: meta.properties,
     received_at: meta.received_at,
   };
+  if (meta.category) doc.category = meta.category;
   if (meta.blob) doc.binary_blob = meta.blob;
   return doc;
 }
@@ -111,6 +114,7 @@ function withSeq(op: NewQueueOp, seq: number): QueueOp {
 /** Whether two documents' metas serialize alike (conservative: only documents without properties). */
 function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
   if (a.received_at !== b.received_at || a.sub !== b.sub || a.sub_sub !== b.sub_sub) return false;
+  if (a.category !== b.category) return false;
   if ((a.sub_id ?? null) !== (b.sub_id ?? null) || (a.sub_sub_id ?? null) !== (b.sub_sub_id ?? null)) return false;
   if (a.properties.length !== 0 || b.properties.length !== 0 || a.blob || b.blob) return false;
   const x = a.tokens;
@@ -275,6 +279,7 @@ export class DocumentQueue {
         };
         if (d.sub_id) meta.sub_id = d.sub_id;
         if (d.sub_sub_id) meta.sub_sub_id = d.sub_sub_id;
+        if (d.category) meta.category = d.category;
         if (d.binary_blob) meta.blob = d.binary_blob;
         metaJson = JSON.stringify(meta);
       }

@@ -16,11 +16,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Index } from '../../engine/index.ts';
-import { onIndexingEvent } from '../indexing/events.ts';
-import { indexingState } from '../indexing/datasources.ts';
+import { onIndexingEvent } from '../controlplane/events.ts';
+import { indexingState } from '../controlplane/datasources.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
-import { documentKey } from '../search/index-schema.ts';
+import { documentKey } from './index-schema.ts';
 import { RecordLogWriter, replayFile } from '../storage/record-log.ts';
 import { BlobStore, blobsDir } from './blobs.ts';
 import { IndexingPipeline, type BodyReader } from './pipeline.ts';

@@ -9,9 +9,9 @@
  * filters on the token set of the searching user (empty for datasources on
  * which the user is not registered).
  */
-import type { DatasourceState } from '../indexing/state.ts';
-import { resolveGroups } from '../indexing/resolve.ts';
-import type { DocumentInput } from './schema.ts';
+import type { DatasourceState } from '../controlplane/state.ts';
+import { resolveGroups } from '../controlplane/resolve.ts';
+import type { DocumentInput } from './schemas.ts';
 
 export const anonymousToken = (datasource: string) => `${datasource}|*`;
 export const userToken = (datasource: string, email: string) => `${datasource}|u|${email.trim().toLowerCase()}`;

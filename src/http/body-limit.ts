@@ -19,7 +19,10 @@ import { BodyBudgetBusy, type BodyBudget, type BodyLease } from './admission.ts'
 
 export interface BodyLimitOptions {
   maxSize: number;
-  budget: BodyBudget;
+  /** Memory admission (the app's middleware); absent: the size limit only (a route's stricter limit). */
+  budget?: BodyBudget;
+  /** The answer to a body over `maxSize`; default the `{detail}` 413. Either way the connection closes. */
+  onError?: (c: Context) => Response | Promise<Response>;
 }
 
 const leases = new WeakMap<Context, BodyLease>();
@@ -30,36 +33,43 @@ export function bodyLease(c: Context): BodyLease | undefined {
 }
 
 export function tooLargeError(maxSize: number): ServiceError {
-  return new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${maxSize} bytes`, {
+  return new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${maxSize} bytes`, undefined, {
     connection: 'close',
   });
 }
 
 function busyError(err: BodyBudgetBusy): ServiceError {
-  return new ServiceError('UNAVAILABLE', `Service Unavailable: ${err.message}`, {
-    'retry-after': String(err.retryAfterSeconds),
+  return new ServiceError('UNAVAILABLE', `Service Unavailable: ${err.message}`, err.retryAfterSeconds, {
     connection: 'close',
   });
 }
 
 function errorResponse(c: Context, err: ServiceError): Response {
-  return c.json({ detail: err.message }, err.status as 413, err.headers);
+  const headers: Record<string, string> = { ...err.headers };
+  if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.retryAfterSeconds);
+  return c.json({ detail: err.message }, err.status as 413, headers);
 }
 
 export function requestBodyLimit(options: BodyLimitOptions): MiddlewareHandler {
   const { maxSize, budget } = options;
+  const refuse = async (c: Context, err: ServiceError): Promise<Response> => {
+    if (err.kind !== 'PAYLOAD_TOO_LARGE' || !options.onError) return errorResponse(c, err);
+    const res = await options.onError(c);
+    res.headers.set('connection', 'close');
+    return res;
+  };
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
     const length = c.req.header('content-length');
-    let lease: BodyLease;
+    let lease: BodyLease | undefined;
     let failure: ServiceError | undefined;
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
       const n = Number.parseInt(length || '0', 10);
-      if (n > maxSize) return errorResponse(c, tooLargeError(maxSize));
+      if (n > maxSize) return refuse(c, tooLargeError(maxSize));
       if (!(n > 0)) return next();
       try {
-        lease = await budget.acquire(n);
+        lease = await budget?.acquire(n);
       } catch (err) {
         if (err instanceof BodyBudgetBusy) return errorResponse(c, busyError(err));
         throw err;
@@ -67,15 +77,16 @@ export function requestBodyLimit(options: BodyLimitOptions): MiddlewareHandler {
     } else {
       const body = c.req.raw.body;
       if (!body) return next();
-      lease = budget.empty();
+      const counting = budget?.empty();
+      lease = counting;
       let seen = 0;
       const counted = body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
             seen += chunk.byteLength;
             if (seen > maxSize) failure = tooLargeError(maxSize);
-            else if (!lease.tryGrow(chunk.byteLength))
-              failure = busyError(new BodyBudgetBusy(budget.retryAfterSeconds));
+            else if (counting && !counting.tryGrow(chunk.byteLength))
+              failure = busyError(new BodyBudgetBusy(budget!.retryAfterSeconds));
             if (failure) controller.error(failure);
             else controller.enqueue(chunk);
           },
@@ -83,16 +94,16 @@ export function requestBodyLimit(options: BodyLimitOptions): MiddlewareHandler {
       );
       c.req.raw = new Request(c.req.raw, { body: counted, duplex: 'half' } as RequestInit);
     }
-    leases.set(c, lease);
+    if (lease) leases.set(c, lease);
     try {
       await next();
     } finally {
-      lease.release();
+      lease?.release();
     }
     if (failure) {
       // Whatever the handler made of the failed read (some catch it), the answer is the limit's.
       c.res = undefined;
-      c.res = errorResponse(c, failure);
+      c.res = await refuse(c, failure);
     }
   };
 }

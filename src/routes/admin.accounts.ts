@@ -8,11 +8,12 @@
  */
 import { Hono } from 'hono';
 import { createAccount, deleteAccount, listAccounts } from '../accounts/accounts.ts';
-import { actorOf, requireAdmin } from '../auth/middleware.ts';
+import { actorOf } from '../accounts/principal.ts';
+import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-import { CreateAccountBody } from './admin.schemas.ts';
+import { CreateAccountBody } from '../accounts/schemas.ts';
 
 export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -8,15 +8,8 @@
  * Unknown ids answer 404 `{detail}`; bodies are validated strictly (422).
  */
 import { Hono } from 'hono';
-import {
-  createAgent,
-  CreateAgentBody,
-  deleteAgent,
-  getAgent,
-  listAgents,
-  updateAgent,
-  UpdateAgentBody,
-} from '../agents/agents.ts';
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from '../agents/agents.ts';
+import { CreateAgentBody, UpdateAgentBody } from '../agents/schemas.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';

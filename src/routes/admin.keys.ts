@@ -10,12 +10,13 @@
  */
 import { Hono } from 'hono';
 import { createPersonalKey, revokeKey } from '../accounts/accounts.ts';
-import { actorOf, canManageServiceAccounts, requireAdmin } from '../auth/middleware.ts';
+import { actorOf, canManageServiceAccounts } from '../accounts/principal.ts';
+import { requireAdmin } from '../auth/middleware.ts';
 import { readJson } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import type { Services } from '../services.ts';
-import { createKeyBody } from './admin.schemas.ts';
+import { createKeyBody } from '../accounts/schemas.ts';
 
 export function adminKeysRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -9,11 +9,12 @@
  */
 import { Hono } from 'hono';
 import { createServiceAccount, listServiceAccounts } from '../accounts/service-accounts.ts';
-import { assertServiceAccountManager, principalLabel, requireAdmin } from '../auth/middleware.ts';
+import { assertServiceAccountManager, principalLabel } from '../accounts/principal.ts';
+import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-import { createServiceAccountBody } from './admin.schemas.ts';
+import { createServiceAccountBody } from '../accounts/schemas.ts';
 
 export function adminServiceAccountsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -20,7 +20,7 @@ import { Hono, type Context } from 'hono';
 import { requirePersonal } from '../auth/middleware.ts';
 import { ChatError, errorBody, toOpenAIError } from '../chat/errors.ts';
 import { ModelCatalog } from '../chat/models.ts';
-import { CompletionBody } from '../chat/schema.ts';
+import { CompletionBody } from '../chat/schemas.ts';
 import { chatSearchFor } from '../chat/search-source.ts';
 import { prepareCompletion, type ChatDeps, type CompletionEvent, type PreparedCompletion } from '../chat/service.ts';
 import { FileStoreReader, filesDir } from '../files/store.ts';

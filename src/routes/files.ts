@@ -1,43 +1,40 @@
 /**
  * POST /api/beta/files/upload (spec: file upload path), personal account keys:
- * multipart form with the field `file`. The upload is size-checked
- * (FILES_MAX_BYTES; 413), its text extracted with the extractors in the
- * worker pool (422 `{detail}` when the format cannot be read), stored
- * write-once under the uploading account (src/files/store.ts) and answered
- * with its metadata; `id` is what `metadata.files` of a completion takes.
+ * multipart form with the field `file`. The route reads the form (413 when the
+ * declared length is over FILES_MAX_BYTES plus the multipart framing, 422 when
+ * there is no readable form or no file) and hands the file to the files domain
+ * (src/files/upload.ts), which extracts and stores it; the answer is the stored
+ * file's metadata.
  */
 import { Hono } from 'hono';
-import { extract, ExtractionError } from '../../extractors/index.ts';
 import { requirePersonal } from '../auth/middleware.ts';
-import { RequestValidationError, ServiceError } from '../errors.ts';
-import { FileStoreWriter, filesDir, newFileId, type StoredFileWithText } from '../files/store.ts';
+import { RequestValidationError } from '../errors.ts';
+import { FileStoreWriter, filesDir } from '../files/store.ts';
+import { fileTooLarge, uploadFile, type UploadDeps } from '../files/upload.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
 
 /** Room for the multipart framing around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
+const noFile = (msg: string) =>
+  new RequestValidationError([{ type: 'missing', loc: ['body', 'file'], msg, input: null }]);
+
 export function filesRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const maxBytes = services.config.files.maxBytes;
-  const writer = new FileStoreWriter(filesDir(services.config.dataDir));
-  const tooLarge = () => new ServiceError('PAYLOAD_TOO_LARGE', `The file exceeds the limit of ${maxBytes} bytes`);
+  const deps: UploadDeps = {
+    writer: new FileStoreWriter(filesDir(services.config.dataDir)),
+    maxBytes: services.config.files.maxBytes,
+    now: services.now,
+  };
 
   app.post('/api/beta/files/upload', requirePersonal(services), async (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'account') throw new Error('requirePersonal lets only accounts through');
     const length = Number(c.req.header('content-length') ?? '0');
-    if (length > maxBytes + MULTIPART_OVERHEAD) throw tooLarge();
-    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-      throw new RequestValidationError([
-        {
-          type: 'missing',
-          loc: ['body', 'file'],
-          msg: 'Field required (send multipart/form-data with a field "file")',
-          input: null,
-        },
-      ]);
-    }
+    if (length > deps.maxBytes + MULTIPART_OVERHEAD) throw fileTooLarge(deps.maxBytes);
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data'))
+      throw noFile('Field required (send multipart/form-data with a field "file")');
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();
@@ -53,49 +50,11 @@ export function filesRoutes(services: Services): Hono<AppEnv> {
       ]);
     }
     const file = form.file;
-    if (!(file instanceof File)) {
-      throw new RequestValidationError([
-        {
-          type: 'missing',
-          loc: ['body', 'file'],
-          msg: 'Field required (a file in the form field "file")',
-          input: null,
-        },
-      ]);
-    }
-    if (file.size > maxBytes) throw tooLarge();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const filename = (file.name || 'upload').slice(0, 255);
-    let extraction;
-    try {
-      extraction = await extract(bytes, {
-        mediaType: file.type || '',
-        fileName: filename,
-        limits: { maxInputBytes: Math.max(maxBytes, 1) },
-        signal: c.req.raw.signal,
-        interactive: true,
-      });
-    } catch (err) {
-      if (err instanceof ExtractionError)
-        throw new ServiceError('UNPROCESSABLE', `The file cannot be read (${err.code}): ${err.message}`);
-      throw err;
-    }
-    const stored: StoredFileWithText = {
-      id: newFileId(),
-      object: 'file',
-      filename,
-      bytes: bytes.byteLength,
-      media_type: file.type || 'application/octet-stream',
-      created_at: Math.floor(services.now() / 1000),
-      chars: extraction.text.length,
-      title: extraction.title ?? null,
-      language: extraction.language ?? null,
-      truncated: extraction.truncated ?? false,
-      text: extraction.text,
-    };
-    await writer.write(principal.accountId, stored);
-    const { text: _text, ...meta } = stored;
-    return c.json({ ...meta, purpose: 'chat', status: 'processed' });
+    if (!(file instanceof File)) throw noFile('Field required (a file in the form field "file")');
+    if (file.size > deps.maxBytes) throw fileTooLarge(deps.maxBytes);
+    const upload = { bytes: new Uint8Array(await file.arrayBuffer()), filename: file.name, mediaType: file.type };
+    const stored = await uploadFile(deps, principal.accountId, upload, c.req.raw.signal);
+    return c.json({ ...stored, purpose: 'chat', status: 'processed' });
   });
 
   return app;

@@ -20,12 +20,12 @@ import {
   createDatasource,
   deleteDatasource,
   deleteSub,
-  DOCUMENT_FILE_TYPES,
   getDatasource,
   listDatasources,
   updateDatasource,
-} from '../indexing/index.ts';
-import { CreateDatasourceSchema, SubSchema, UpdateDatasourceSchema } from '../indexing/schemas.ts';
+} from '../controlplane/index.ts';
+import { DOCUMENT_FILE_TYPES } from '../documents/file-types.ts';
+import { CreateDatasourceSchema, SubSchema, UpdateDatasourceSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';
 

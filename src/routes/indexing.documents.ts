@@ -8,14 +8,15 @@
  */
 import { Hono, type Context } from 'hono';
 import { requireServiceAccount } from '../auth/middleware.ts';
-import { pushDocuments, PushQuerySchema } from '../documents/push.ts';
-import { checkAccess, CheckAccessSchema, deleteDocument, documentStatus } from '../documents/lookup.ts';
+import { pushDocuments } from '../documents/push.ts';
+import { checkAccess, deleteDocument, documentStatus } from '../documents/lookup.ts';
+import { CheckAccessSchema, PushQuerySchema } from '../documents/schemas.ts';
 import type { DocumentService } from '../documents/service.ts';
 import { jsonBody, readJsonWithBytes } from '../http/body.ts';
 import { bodyLease } from '../http/body-limit.ts';
 import { readPushBody, SPOOL_ABOVE_BYTES, type PushBody } from '../documents/push-body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { validate } from '../http/validation.ts';
+import { validate } from '../validation/pydantic.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Services } from '../services.ts';
 

@@ -9,8 +9,8 @@
 import { Hono } from 'hono';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { createGroup, deleteGroup, listGroups, renameGroup } from '../indexing/index.ts';
-import { CreateGroupSchema, RenameGroupSchema } from '../indexing/schemas.ts';
+import { createGroup, deleteGroup, listGroups, renameGroup } from '../controlplane/index.ts';
+import { CreateGroupSchema, RenameGroupSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';
 

@@ -9,8 +9,8 @@
 import { Hono } from 'hono';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { createMembership, deleteMembership } from '../indexing/index.ts';
-import { CreateMembershipSchema } from '../indexing/schemas.ts';
+import { createMembership, deleteMembership } from '../controlplane/index.ts';
+import { CreateMembershipSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';
 

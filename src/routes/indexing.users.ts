@@ -9,8 +9,8 @@
 import { Hono } from 'hono';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
-import { createUser, deleteUser, listUsers, updateUser } from '../indexing/index.ts';
-import { CreateUserSchema, UpdateUserSchema } from '../indexing/schemas.ts';
+import { createUser, deleteUser, listUsers, updateUser } from '../controlplane/index.ts';
+import { CreateUserSchema, UpdateUserSchema } from '../controlplane/schemas.ts';
 import type { Services } from '../services.ts';
 import { requireServiceAccount } from '../auth/middleware.ts';
 

@@ -1,46 +1,34 @@
 /**
  * GET /api/beta/search (spec, Search endpoint), personal account keys only:
- * the query string is validated with SearchQuerySchema (search/params.ts) into
- * FastAPI's 422 shape, then the search runs for the key's account email
+ * the query string is validated with validateSearchQuery (search/schemas.ts)
+ * into FastAPI's 422 shape, then the search runs for the key's account email
  * (`searchJsonWith`: on the search worker threads when the server has them).
  * A repeated parameter counts with its last value and unknown parameters are
  * ignored, as in FastAPI. Extension: `language=de|en` (query analysis hint).
  */
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import { requirePersonal } from '../auth/middleware.ts';
 import type { DocumentService } from '../documents/service.ts';
-import { RequestValidationError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { toValidationItems } from '../http/validation.ts';
-import { SearchQuerySchema, toSearchParams, type SearchQuery } from '../search/params.ts';
+import { toSearchParams, validateSearchQuery } from '../search/schemas.ts';
 import { searchJsonWith } from '../search/service.ts';
 import type { Services } from '../services.ts';
 
-/**
- * Validate raw query values (last value per name) as FastAPI does for query
- * parameters: `input` is the raw string (null when missing).
- */
-export function validateSearchQuery(raw: Record<string, string>): SearchQuery {
-  const result = v.safeParse(SearchQuerySchema, raw, { abortEarly: false });
-  if (result.success) return result.output;
-  const items = toValidationItems(result.issues, 'query').map((item) => {
-    const name = item.loc[1];
-    return { ...item, input: typeof name === 'string' && Object.hasOwn(raw, name) ? raw[name] : null };
-  });
-  throw new RequestValidationError(items);
-}
-
-export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** The dependencies of a search, shared by this route and the search page (src/web/pages/search.tsx). */
+export function searchDepsOf(services: Services & { documents: DocumentService }) {
   const documents = services.documents;
-  const deps = {
+  return {
     state: services.state,
     index: documents.index,
     now: services.now,
     runner: services.searchRunner,
     hidden: (name: string) => documents.dropPending(name),
   };
+}
+
+export function searchRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps = searchDepsOf(services);
   app.get('/api/beta/search', requirePersonal(services), async (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'account')

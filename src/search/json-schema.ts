@@ -10,7 +10,7 @@
  * unsupported schema type throws, so a new construct cannot silently vanish.
  */
 import * as v from 'valibot';
-import { isIntegerString } from './params.ts';
+import { isIntegerString } from './schemas.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { createBodyReader } from '../documents/body.ts';
 import { DocumentService } from '../documents/service.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
-import { DOCUMENT_SCHEMA } from './index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../documents/index-schema.ts';
 
 function engineLogger(log: Logger): (e: EngineEvent) => void {
   return (e) => {

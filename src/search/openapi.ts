@@ -1,14 +1,14 @@
 /**
  * The machine-readable description of the search interface (OpenAPI 3.1,
  * version v0.1.46), generated from the valibot schemas the server uses: the
- * query parameters from SearchQuerySchema (params.ts, the request validator),
+ * query parameters from SearchQuerySchema (schemas.ts, the request validator),
  * the response from SearchResponseSchema, whose record schema lists exactly
  * SEARCH_RESULT_FIELDS (result.ts), and the 422 body from
  * ValidationErrorResponseSchema. The document is built once per process.
  */
 import * as v from 'valibot';
 import { isOptional, toJsonSchema, type JsonSchema } from './json-schema.ts';
-import { SearchQuerySchema } from './params.ts';
+import { SearchQuerySchema } from './schemas.ts';
 import { RELATED_DOC_FIELDS, SEARCH_RESULT_FIELDS } from './result.ts';
 
 export const API_VERSION = 'v0.1.46';

@@ -22,7 +22,7 @@ import { startModuleWorker, type Index } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { SearchJob, WorkerIn, WorkerOut } from './search-worker.ts';
-import type { Language } from '../chat/types.ts';
+import type { Language } from '../../engine/index.ts';
 import type { PlanRunner, SearchPlan } from './service.ts';
 
 export const SEA_SEARCH_WORKER_ASSET = 'search-worker.cjs';
@@ -96,7 +96,7 @@ export class SearchPool implements PlanRunner {
     });
   }
 
-  /** files/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files. */
+  /** passages/select.ts selectRelevant on a worker (SelectPassagesFn): the chat's attached files. */
   selectPassages(text: string, question: string, budget: number, language: Language): Promise<string> {
     if (this.closed) return Promise.reject(new Error('search pool is closed'));
     const id = this.nextId++;

@@ -9,7 +9,7 @@
  * - `parent_path` is the breadcrumb `path` without its last segment (convert.ts `parentPath`).
  * - `data_source_sub` / `data_source_sub_sub` are compound (`{ds}__{sub}`, `{ds}__{sub}__{child}`)
  *   and '' when absent or when the sub no longer exists on the datasource.
- * - `file_type` is the search file type (index-schema.ts table), `document_type` the pushed one.
+ * - `file_type` is the search file type (documents/file-types.ts), `document_type` the pushed one.
  * - related lists hold `{id, title, path_preview, data_source}` of visible documents only:
  *   `similar_docs` (more-like-this, near-duplicates left out), `duplicates` (near-duplicates
  *   folded into this hit plus every other visible near-duplicate), `same_thread_docs`
@@ -17,9 +17,9 @@
  */
 import type { Filter, Hit, ParsedQuery, Searcher } from '../../engine/index.ts';
 import { parentPath } from '../documents/convert.ts';
-import { compoundSubValue } from '../indexing/names.ts';
-import type { SubRecord } from '../indexing/state.ts';
-import { RELATED_STORED_FIELDS } from './index-schema.ts';
+import { compoundSubValue } from '../controlplane/names.ts';
+import type { SubRecord } from '../controlplane/state.ts';
+import { RELATED_STORED_FIELDS } from '../documents/index-schema.ts';
 import { highlightMarkup } from './markup.ts';
 import type { RelatedCache, RelatedLists } from './related-cache.ts';
 

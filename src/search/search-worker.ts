@@ -9,7 +9,7 @@
  *   text: strings cross threads cheaply), or `{ id, validation }`
  *   (a RequestValidationError's items: a 422), or `{ id, error }` (a message).
  * - in `{ type: 'select', id, text, question, budget, language }`: out `{ id, json }` with the
- *   parts of an attached file the chat model receives (files/select.ts selectRelevant), or `{ id, error }`.
+ *   parts of an attached file the chat model receives (passages/select.ts selectRelevant), or `{ id, error }`.
  *
  * The worker keeps one searcher per snapshot and its own related-lists cache, as the
  * owning thread does for searches run there.
@@ -17,11 +17,11 @@
 import { parentPort } from 'node:worker_threads';
 import { SnapshotReader, type SharedSnapshot, type Searcher } from '../../engine/index.ts';
 import { RequestValidationError, type ValidationItem } from '../errors.ts';
-import { DOCUMENT_SCHEMA } from './index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../documents/index-schema.ts';
 import { RelatedCache } from './related-cache.ts';
 import { runPlan, type SearchPlan } from './service.ts';
-import { selectRelevant } from '../files/select.ts';
-import type { Language } from '../chat/types.ts';
+import { selectRelevant } from '../passages/select.ts';
+import type { Language } from '../../engine/index.ts';
 
 /**
  * A search. The viewer's token set travels once per worker: `tokens` comes with the first plan of
@@ -36,7 +36,7 @@ export interface SearchJob {
   reset?: boolean;
 }
 
-/** The parts of an attached file for a chat question (files/select.ts selectRelevant). */
+/** The parts of an attached file for a chat question (passages/select.ts selectRelevant). */
 export interface SelectJob {
   type: 'select';
   id: number;

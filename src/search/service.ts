@@ -25,8 +25,8 @@
 import type { Filter, Index, Language, Searcher } from '../../engine/index.ts';
 import { QueryError } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
-import { indexingState } from '../indexing/datasources.ts';
-import type { SubRecord } from '../indexing/state.ts';
+import { indexingState } from '../controlplane/datasources.ts';
+import type { SubRecord } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
 import {
   DATA_SOURCE_CATEGORIES,
@@ -35,11 +35,11 @@ import {
   presetStart,
   type DateFilter,
   type SearchParams,
-} from './params.ts';
+} from './schemas.ts';
 import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
-import type { SelectPassagesFn } from '../files/select.ts';
+import type { SelectPassagesFn } from '../passages/select.ts';
 
 export interface SearchDeps {
   state: StateStore;
@@ -218,7 +218,7 @@ export function searchDocuments(deps: SearchDeps, email: string, params: SearchP
 export interface PlanRunner {
   /** The response body of `plan` as JSON text (serialised where it was made: no object crosses threads). */
   runJson(plan: SearchPlan): Promise<string>;
-  /** Optional: the chat's attached-file passages off the serving thread (files/select.ts). */
+  /** Optional: the chat's attached-file passages off the serving thread (passages/select.ts). */
   selectPassages?: SelectPassagesFn;
 }
 

@@ -12,7 +12,7 @@
  */
 import type { Filter } from '../../engine/index.ts';
 import { userTokens } from '../documents/tokens.ts';
-import type { DatasourceState, IndexingState } from '../indexing/state.ts';
+import type { DatasourceState, IndexingState } from '../controlplane/state.ts';
 
 /** What a token set was computed from, per datasource in order: the datasource, its group version, registration, hidden. */
 interface Memo {

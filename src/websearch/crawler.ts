@@ -33,6 +33,8 @@ export class CrawlError extends Error {
   constructor(
     readonly code: CrawlErrorCode,
     message: string,
+    /** The response status of an HTTP_STATUS error. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -49,6 +51,14 @@ export interface FetchOptions {
   maxRedirects: number;
   /** Aborts the fetch (deadline of the request or of the page). */
   signal: AbortSignal;
+  /** The policy of one hop's URL (an allow-list by host), instead of `policy`; asked again on every redirect. */
+  policyFor?: (url: URL) => AddressPolicy;
+  /** Extra request headers of one hop's URL (credentials for allowed hosts only); asked again on every redirect. */
+  headersFor?: (url: URL) => Record<string, string>;
+  /** Media types read; default READABLE_TYPES; `'*'` in the set: any type (a body without one is not sniffed). */
+  readableTypes?: ReadonlySet<string>;
+  /** Validators of a cached copy: sent as If-None-Match / If-Modified-Since; a 304 answers `status: 304` with no body. */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 export interface FetchedPage {
@@ -59,6 +69,12 @@ export interface FetchedPage {
   body: Uint8Array;
   /** True when the body was cut at maxBytes. */
   truncated: boolean;
+  /** 2xx, or 304 for a conditional fetch whose copy is current (then the body is empty). */
+  status: number;
+  /** Validators and robots directives of the response. */
+  etag?: string;
+  lastModified?: string;
+  robotsTag?: string;
 }
 
 interface Hop {
@@ -109,19 +125,23 @@ export function checkUrl(raw: string, policy: AddressPolicy): URL {
   return url;
 }
 
-function requestOnce(url: URL, opts: FetchOptions): Promise<Hop> {
+function requestOnce(url: URL, opts: FetchOptions, policy: AddressPolicy): Promise<Hop> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
+    const headers: Record<string, string> = {
+      'user-agent': opts.userAgent,
+      accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
+      'accept-encoding': 'gzip, deflate, br',
+      ...opts.headersFor?.(url),
+    };
+    if (opts.conditional?.etag) headers['if-none-match'] = opts.conditional.etag;
+    if (opts.conditional?.lastModified) headers['if-modified-since'] = opts.conditional.lastModified;
     const req = mod.request(
       url,
       {
         method: 'GET',
-        headers: {
-          'user-agent': opts.userAgent,
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
-          'accept-encoding': 'gzip, deflate, br',
-        },
-        lookup: checkedLookup(opts.policy) as never,
+        headers,
+        lookup: checkedLookup(policy) as never,
         // No pooled sockets: every connection goes through the checked lookup of this fetch's policy.
         agent: false,
         signal: opts.signal,
@@ -187,11 +207,12 @@ async function readCapped(
 
 /** Fetch one page under the SSRF policy; throws CrawlError. */
 export async function fetchPage(rawUrl: string, opts: FetchOptions): Promise<FetchedPage> {
-  let url = checkUrl(rawUrl, opts.policy);
+  const policyOf = (u: URL) => opts.policyFor?.(u) ?? opts.policy;
+  let url = checkUrl(rawUrl, opts.policyFor ? policyOf(new URL(rawUrl)) : opts.policy);
   for (let hop = 0; ; hop++) {
     let r: Hop;
     try {
-      r = await requestOnce(url, opts);
+      r = await requestOnce(url, opts, policyOf(url));
     } catch (err) {
       throw toCrawlError(err, opts.signal);
     }
@@ -199,25 +220,41 @@ export async function fetchPage(rawUrl: string, opts: FetchOptions): Promise<Fet
       r.res.destroy();
       if (hop >= opts.maxRedirects)
         throw new CrawlError('TOO_MANY_REDIRECTS', `more than ${opts.maxRedirects} redirects`);
-      url = checkUrl(new URL(r.headers.location, url).href, opts.policy);
+      const next = new URL(r.headers.location, url);
+      url = checkUrl(next.href, policyOf(next));
       continue;
     }
+    const validators = {
+      etag: header(r.headers.etag),
+      lastModified: header(r.headers['last-modified']),
+      robotsTag: header(r.headers['x-robots-tag']),
+    };
+    if (r.status === 304 && opts.conditional) {
+      r.res.destroy();
+      return { url: url.href, mediaType: '', body: new Uint8Array(0), truncated: false, status: 304, ...validators };
+    }
     try {
-      if (r.status < 200 || r.status > 299) throw new CrawlError('HTTP_STATUS', `HTTP ${r.status}`);
+      if (r.status < 200 || r.status > 299) throw new CrawlError('HTTP_STATUS', `HTTP ${r.status}`, r.status);
       let { mediaType, charset } = parseContentType(r.headers['content-type']);
-      if (mediaType !== '' && !READABLE_TYPES.has(mediaType)) {
+      const readable = opts.readableTypes ?? READABLE_TYPES;
+      if (mediaType !== '' && !readable.has(mediaType) && !readable.has('*')) {
         throw new CrawlError('UNSUPPORTED_TYPE', `content type ${mediaType} is not read`);
       }
       const { body, truncated } = await readCapped(r.res, opts.maxBytes, opts.signal);
-      if (mediaType === '') mediaType = sniffType(body);
+      if (mediaType === '') mediaType = readable.has('*') ? 'application/octet-stream' : sniffType(body);
       if (truncated && mediaType === 'application/pdf')
         throw new CrawlError('TOO_LARGE', `PDF larger than ${opts.maxBytes} bytes`);
-      return { url: url.href, mediaType, charset, body, truncated };
+      return { url: url.href, mediaType, charset, body, truncated, status: r.status, ...validators };
     } catch (err) {
       r.res.destroy();
       throw toCrawlError(err, opts.signal);
     }
   }
+}
+
+/** A header's value, or undefined (a repeated header: its first value). */
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Media type of a body served without Content-Type. */

@@ -6,9 +6,9 @@
  * Plain text is only decoded and cut here. A page the pool cannot read (TIMEOUT, ABORTED,
  * OVERLOADED, CORRUPT) rejects with the ExtractionError; the crawler then keeps the hit's snippet.
  */
-import { decodeText } from '../../extractors/text-decode.ts';
 import {
   MAIN_CONTENT_TIMEOUT_MS,
+  decodeText,
   type JobRunner,
   type MainContent,
   extract,

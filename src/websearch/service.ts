@@ -32,6 +32,7 @@ import {
   MAX_TIMEOUT_S,
   type WebSearchRequest,
   type WebSearchResult,
+  type WebSearchMode,
   type WebSearchService,
 } from './types.ts';
 import { hostAllowed, isWebUrl, normaliseUrl, siteHost, siteQueries } from './urls.ts';
@@ -74,6 +75,14 @@ function select<T extends { url: string }>(items: T[], hosts: string[], count: n
     out.push(item);
   }
   return out;
+}
+
+/** The modes whose provider is configured: `search` and `context` need a Brave key, `engine2` SearXNG. */
+export function configuredModes(config: Config['webSearch']): WebSearchMode[] {
+  return [
+    ...(config.braveApiKey ? (['search', 'context'] as const) : []),
+    ...(config.searxngBaseUrl ? (['engine2'] as const) : []),
+  ];
 }
 
 export function createWebSearchService(deps: WebSearchDeps): WebSearchService {

@@ -38,6 +38,14 @@ test('--help lists every configuration variable with the default of the schema',
   assert.doesNotMatch(text, /undefined/, 'every variable has a description');
 });
 
+test('connector run <id>: one connector runs on demand', () => {
+  assert.deepEqual(parseCommandLine(['connector', 'run', 'conn_0123']), { action: 'connector-run', id: 'conn_0123' });
+  for (const args of [['connector'], ['connector', 'run'], ['connector', 'list', 'x']]) {
+    const r = parseCommandLine(args);
+    assert.ok(r.action === 'print' && r.exitCode === 2, args.join(' '));
+  }
+});
+
 test('unknown or extra arguments: a hint on stderr and exit code 2', () => {
   for (const args of [['--frobnicate'], ['serve'], ['--version', '--help']]) {
     const r = parseCommandLine(args);

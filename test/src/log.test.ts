@@ -43,7 +43,9 @@ test('secret-looking fields are redacted at any depth', () => {
   log.info('x', {
     authorization: 'Bearer svcsa_abc',
     nested: { api_key: 'k', apiKey: 'k2', password: 'p', ok: 'visible' },
+    credentials: { username: 'crawler-user' },
   });
+  assert.ok(!lines[0].includes('crawler-user'), 'connector credentials');
   assert.ok(!lines[0].includes('svcsa_abc'));
   assert.ok(!lines[0].includes('"k"'));
   assert.ok(!lines[0].includes('k2'));

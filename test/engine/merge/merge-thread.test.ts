@@ -10,6 +10,7 @@ import { mergeSegments } from '../../../engine/merge/merger.ts';
 import { SegmentCore } from '../../../engine/segment/segment-reader.ts';
 import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { SCHEMA, makeDoc } from '../helpers/storage-fixtures.ts';
+import { within } from '../../support/wait.ts';
 
 async function sources() {
   const index = await openIndex({
@@ -31,7 +32,9 @@ describe('merge thread', () => {
     assert.ok(frozen.length > 1, 'several segments');
     const local = await mergeSegments('m1', frozen);
     const expected = concatChunks(local.segment.chunks, local.segment.size);
-    const thread = new MergeThread(30);
+    let idleExit!: () => void;
+    const exited = new Promise<void>((resolve) => (idleExit = resolve));
+    const thread = new MergeThread(30, idleExit);
     try {
       const first = thread.merge('m1', frozen);
       assert.ok(first, 'a worker can run');
@@ -40,7 +43,8 @@ describe('merge thread', () => {
       assert.deepEqual(a.docMaps, local.docMaps);
       const merged = new SegmentCore(a.bytes, 'm1.seg');
       assert.equal(merged.maxDoc, 120 - 24);
-      await new Promise((r) => setTimeout(r, 150)); // the idle worker exits
+      // The idle timer and the worker are unref'd: the deadline's timer keeps the test alive meanwhile.
+      await within(exited, 10_000, 'the idle worker exits');
       const b = await thread.merge('m1', frozen)!;
       assert.deepEqual(b.bytes, expected);
     } finally {

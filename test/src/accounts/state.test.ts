@@ -14,8 +14,8 @@ import { ensureMasterKey } from '../../../src/accounts/master.ts';
 import { authenticate } from '../../../src/auth/authenticate.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { openState, stateDir } from '../../../src/state/open.ts';
-import { tempDir } from '../storage/helpers/tmp.ts';
+import { openState, stateDir } from '../../../src/open-state.ts';
+import { tempDir } from '../../support/tmp.ts';
 
 test('accounts, keys and service accounts replay identically from snapshots and logs', async () => {
   const dataDir = await tempDir('accounts-');

@@ -11,9 +11,9 @@ import { createServiceAccount } from '../../../src/accounts/service-accounts.ts'
 import { constantTimeEqual } from '../../../src/accounts/secrets.ts';
 import { requireAdmin, requirePersonal, requireServiceAccount } from '../../../src/auth/middleware.ts';
 import type { AppEnv } from '../../../src/http/env.ts';
-import { MASTER, harness, type Harness } from './helpers/harness.ts';
+import { MASTER_KEY, appHarness, type AppHarness } from '../../support/app.ts';
 
-let h: Harness;
+let h: AppHarness;
 let guarded: Hono<AppEnv>;
 let svc: string;
 let adminDev: string;
@@ -25,7 +25,7 @@ async function get(path: string, header?: string) {
 }
 
 before(async () => {
-  h = await harness();
+  h = await appHarness();
   guarded = new Hono<AppEnv>();
   guarded.get('/svc', requireServiceAccount(h.services), (c) => c.json(c.get('principal')));
   guarded.get('/personal', requirePersonal(h.services), (c) => c.json(c.get('principal')));
@@ -46,7 +46,7 @@ describe('401: no valid credential', () => {
     ['Bearer with two tokens', 'Bearer abc def'],
     ['unknown service-account key', 'Bearer svcsa_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
     ['unknown personal key', 'Bearer pk_nope'],
-    ['a master key of the right length but wrong', `Bearer ${MASTER.replace(/.$/, 'x')}`],
+    ['a master key of the right length but wrong', `Bearer ${MASTER_KEY.replace(/.$/, 'x')}`],
   ] as const) {
     test(what, async () => {
       for (const path of ['/svc', '/personal', '/admin']) {
@@ -107,14 +107,14 @@ describe('401: no valid credential', () => {
 
 describe('403: a valid key of the wrong kind', () => {
   test('the Indexing API refuses personal keys and the master key', async () => {
-    for (const key of [plain, adminDev, MASTER]) {
+    for (const key of [plain, adminDev, MASTER_KEY]) {
       const res = await get('/svc', `Bearer ${key}`);
       assert.equal(res.status, 403);
       assert.equal(typeof res.body.detail, 'string');
     }
   });
   test('personal endpoints refuse service-account keys and the master key', async () => {
-    for (const key of [svc, MASTER]) assert.equal((await get('/personal', `Bearer ${key}`)).status, 403);
+    for (const key of [svc, MASTER_KEY]) assert.equal((await get('/personal', `Bearer ${key}`)).status, 403);
   });
   test('admin endpoints refuse service-account keys and accounts without the administrator role', async () => {
     for (const key of [svc, plain]) assert.equal((await get('/admin', `Bearer ${key}`)).status, 403);
@@ -137,7 +137,7 @@ describe('the principal handed to handlers', () => {
     );
   });
   test('master key and administrator account on admin endpoints', async () => {
-    assert.deepEqual((await get('/admin', `Bearer ${MASTER}`)).body, { kind: 'master' });
+    assert.deepEqual((await get('/admin', `Bearer ${MASTER_KEY}`)).body, { kind: 'master' });
     assert.equal((await get('/admin', `Bearer ${adminDev}`)).body.email, 'boss@example.com');
   });
 });

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { utf8Length } from '../../../src/documents/convert.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../../support/prng.ts';
 
 test('utf8Length equals the encoded length, for short and long, valid and broken UTF-16', () => {
   const enc = new TextEncoder();

@@ -8,19 +8,16 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/config.ts';
 import { pushDocuments } from '../../../src/documents/push.ts';
-import { createDatasource, deleteDatasource } from '../../../src/indexing/datasources.ts';
-import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
-import { doc, docsHarness, MASTER } from './harness.ts';
+import { createDatasource, deleteDatasource } from '../../../src/controlplane/datasources.ts';
+import { openTestState } from '../../support/app.ts';
+import { doc, docsHarness } from '../../support/documents.ts';
 
 const DS = { name: 'wiki', display_name: 'Wiki', icon_base64: null, subs: [], object_definitions: [] };
 
 test('a push decided after a datasource was re-created survives the old datasource drop', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ds-recreate-race-'));
-  const config = loadConfig({ DATA_DIR: dir, ADMIN_KEY: MASTER });
-  const state = await openState(config, silentLogger);
+  const state = await openTestState(dir);
   const h = await docsHarness({ dir, state });
   const now = () => Date.now();
   try {
@@ -30,7 +27,7 @@ test('a push decided after a datasource was re-created survives the old datasour
     const deleted = deleteDatasource({ state, now }, 'wiki');
     const created = createDatasource({ state, now }, DS);
     const pushed = pushDocuments(
-      { state, documents: h.documents, maxBinaryBytes: config.maxBinaryBytes, now },
+      { state, documents: h.documents, maxBinaryBytes: h.services.config.maxBinaryBytes, now },
       { documents: doc({ id: 'new-1' }) },
     );
     const [, , res] = await Promise.all([deleted, created, pushed]);

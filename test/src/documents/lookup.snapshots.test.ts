@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryDirectory } from '../../../engine/index.ts';
-import { openMemoryState } from '../../../src/state/open.ts';
+import { openTestState } from '../../support/app.ts';
 import type { StateStore } from '../../../src/state/store.ts';
-import { doc, docsHarness, type DocsHarness } from './harness.ts';
+import { doc, docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let dir: string;
 let directory: MemoryDirectory;
@@ -21,7 +21,7 @@ let h: DocsHarness;
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'docs-lookup-'));
   directory = new MemoryDirectory();
-  state = await openMemoryState();
+  state = await openTestState();
   const first = await docsHarness({ dir, directory, state });
   assert.equal((await first.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
   assert.equal((await first.api('POST', '/documents', { documents: doc() })).body.results[0].outcome, 'sent');

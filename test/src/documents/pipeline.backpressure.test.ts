@@ -6,7 +6,8 @@ import { silentLogger } from '../../../src/log.ts';
 import { IndexingPipeline } from '../../../src/documents/pipeline.ts';
 import type { QueueOp } from '../../../src/documents/queue.ts';
 import { StatusRegistry } from '../../../src/documents/status.ts';
-import { DOCUMENT_SCHEMA } from '../../../src/search/index-schema.ts';
+import { DOCUMENT_SCHEMA } from '../../../src/documents/index-schema.ts';
+import { nextTurn, waitFor } from '../../support/wait.ts';
 
 const op = (seq: number): QueueOp => ({
   op: 'upsert',
@@ -59,7 +60,7 @@ test('capacity() holds pushes while unapplied bytes exceed the bound, and releas
   for (let seq = 1; seq <= 4; seq++) pipeline.submit(op(seq), Promise.resolve(), 1000);
   let released = false;
   const waiting = pipeline.capacity().then(() => (released = true));
-  await new Promise((r) => setTimeout(r, 20));
+  await nextTurn(); // anything not gated would have run by now
   assert.equal(released, false, 'a push waits while 4000 bytes are pending over a 3000 byte bound');
   assert.equal(pipeline.backlog, 4);
   open();
@@ -98,12 +99,6 @@ test('operations whose append failed are not applied', async () => {
   await index.close();
 });
 
-/** Waits (on timers, so a wedged pipeline cannot block the test) until `cond` holds; fails after ~5 s. */
-async function eventually(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(cond(), 'condition reached');
-}
-
 test(
   'pushes also wait while the backlog would take longer than maxPendingMs to apply, and are let in in order',
   { timeout: 10_000 },
@@ -119,14 +114,14 @@ test(
       pipeline.submit(op(3), Promise.resolve(), 10);
     });
     const b = pipeline.capacity().then(() => order.push('b'));
-    await new Promise((r) => setTimeout(r, 20));
+    await nextTurn();
     assert.deepEqual(order, [], 'both wait while two small operations are pending');
     open();
     await Promise.all([a, b]);
     assert.deepEqual(order, ['a', 'b']);
-    await eventually(() => pipeline.appliedSeq === 3);
+    await waitFor(() => pipeline.appliedSeq === 3, 'operation 3 applied');
     pipeline.submit(op(4), Promise.resolve(), 10);
-    await eventually(() => pipeline.appliedSeq === 4); // the pipeline keeps running after a push let in at the end of a run
+    await waitFor(() => pipeline.appliedSeq === 4, 'operation 4 applied'); // the pipeline keeps running after a push let in at the end of a run
     await pipeline.drained();
     assert.equal(pipeline.backlog, 0);
     await index.close();

@@ -9,7 +9,7 @@ import { cp, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanFile } from '../../../src/storage/record-log.ts';
-import { docsHarness } from './harness.ts';
+import { docsHarness } from '../../support/documents.ts';
 
 test('documents pushed in bulk replay from their raw items to the same indexed documents', async () => {
   const h1 = await docsHarness();

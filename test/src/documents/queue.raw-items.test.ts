@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../../../src/log.ts';
 import { DocumentQueue, queuedDocument, type NewQueueOp } from '../../../src/documents/queue.ts';
 import { documentItemSpans } from '../../../src/documents/raw-items.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../../support/prng.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -7,21 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { createApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { RequestValidationError } from '../../../src/errors.ts';
 import { jsonBody } from '../../../src/http/body.ts';
 import { createLogger } from '../../../src/log.ts';
-import { MemoryJournal, StateStore } from '../../../src/state/store.ts';
+import { testServices } from '../../support/app.ts';
 
 async function setup() {
   const lines: string[] = [];
-  const state = await StateStore.open(new MemoryJournal(), []);
-  const app = createApp({
-    config: loadConfig({}),
-    log: createLogger('info', (l) => lines.push(l)),
-    state,
-    now: () => Date.now(),
-  });
+  const app = createApp(await testServices({ log: createLogger('info', (l) => lines.push(l)) }));
   app.post('/test/echo', async (c) =>
     c.json(await jsonBody(c, v.strictObject({ name: v.pipe(v.string(), v.maxLength(5)) }))),
   );

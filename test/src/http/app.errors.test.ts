@@ -3,17 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { createApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
 import { jsonBody } from '../../../src/http/body.ts';
-import { StateStore, MemoryJournal } from '../../../src/state/store.ts';
+import { testServices } from '../../support/app.ts';
 
 async function setup(env: Record<string, string> = {}) {
   const lines: string[] = [];
-  const config = loadConfig(env);
   const log = createLogger('info', (l) => lines.push(l));
-  const state = await StateStore.open(new MemoryJournal(), []);
-  const app = createApp({ config, log, state, now: () => Date.now() });
+  const app = createApp(await testServices({ env, log }));
   app.post('/test/echo', async (c) => c.json(await jsonBody(c, v.strictObject({ name: v.string() }))));
   app.get('/test/boom', () => {
     throw new Error('secret internals');

@@ -2,13 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/log.ts';
-import { StateStore, MemoryJournal } from '../../../src/state/store.ts';
+import { testServices } from '../../support/app.ts';
 
 async function setup() {
-  const state = await StateStore.open(new MemoryJournal(), []);
-  const app = createApp({ config: loadConfig({}), log: createLogger('warn', () => {}), state, now: () => Date.now() });
+  const app = createApp(await testServices({ log: createLogger('warn', () => {}) }));
   app.get('/test/body', (c) => c.body('{"a":1}', 200, { 'content-type': 'application/json' }));
   app.get('/test/own', () => new Response('own', { headers: { 'x-own': '1' } }));
   app.get('/test/immutable', () => Response.redirect('http://127.0.0.1/elsewhere', 302));

@@ -12,7 +12,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { allowedMethods } from '../../../src/app.ts';
 import { createHttpServer } from '../../../src/http/server.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { docsHarness, MASTER, type DocsHarness } from '../documents/harness.ts';
+import { MASTER_KEY as MASTER } from '../../support/app.ts';
+import { docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 const MAX_HEADER = 24 * 1024;
 let h: DocsHarness;

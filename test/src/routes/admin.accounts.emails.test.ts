@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { doc, MASTER } from '../documents/harness.ts';
-import { searchHarness } from '../search/harness.ts';
+import { MASTER_KEY } from '../../support/app.ts';
+import { doc } from '../../support/documents.ts';
+import { searchHarness } from '../../support/search.ts';
 
 const VALID = [
   "sean.o'neill@corp.ie",
@@ -24,10 +25,10 @@ test('addresses with RFC 5322 or non-ASCII characters get accounts, and those pe
     assert.equal((await h.api('POST', '/datasources', { name: 'wiki', display_name: 'Wiki' })).status, 200);
     const keys: string[] = [];
     for (const email of VALID) {
-      const created = await h.call('POST', '/api/admin/accounts', MASTER, { email: email.toUpperCase() });
+      const created = await h.call('POST', '/api/admin/accounts', MASTER_KEY, { email: email.toUpperCase() });
       assert.equal(created.status, 200, `${email}: ${JSON.stringify(created.body)}`);
       assert.equal(created.body.email, email.toLowerCase());
-      const key = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER, {});
+      const key = await h.call('POST', `/api/admin/accounts/${encodeURIComponent(email)}/keys`, MASTER_KEY, {});
       assert.equal(key.status, 200);
       keys.push(key.body.key);
       await h.register('wiki', email);
@@ -69,7 +70,7 @@ test('malformed addresses are 422 value_error naming the reason', async () => {
       [`${'a'.repeat(65)}@example.com`, 'The email address is too long before the @-sign (1 character too many).'],
     ];
     for (const [email, reason] of cases) {
-      const r = await h.call('POST', '/api/admin/accounts', MASTER, { email });
+      const r = await h.call('POST', '/api/admin/accounts', MASTER_KEY, { email });
       assert.equal(r.status, 422, email);
       assert.deepEqual(
         r.body.detail,

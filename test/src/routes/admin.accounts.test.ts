@@ -1,10 +1,10 @@
 /** Admin API, accounts: create (normalised email), 409, 422 shapes, list, delete (404, revokes keys), who may call. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { harness } from '../auth/helpers/harness.ts';
+import { appHarness } from '../../support/app.ts';
 
 test('create normalises the email, keeps name and roles; list shows accounts by email', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const a = await h.admin('POST', '/api/admin/accounts', {
     email: '  Zed@Example.COM ',
     name: 'Zed',
@@ -27,7 +27,7 @@ test('create normalises the email, keeps name and roles; list shows accounts by 
 });
 
 test('a duplicate email (after normalisation) is 409 {detail}', async () => {
-  const h = await harness();
+  const h = await appHarness();
   assert.equal((await h.admin('POST', '/api/admin/accounts', { email: 'a@example.com' })).status, 200);
   const dup = await h.admin('POST', '/api/admin/accounts', { email: ' A@EXAMPLE.com' });
   assert.equal(dup.status, 409);
@@ -35,7 +35,7 @@ test('a duplicate email (after normalisation) is 409 {detail}', async () => {
 });
 
 test('invalid bodies are 422 in the Pydantic shape, one item per offending field', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const missing = await h.admin('POST', '/api/admin/accounts', { name: 'x' });
   assert.equal(missing.status, 422);
   assert.deepEqual(
@@ -62,7 +62,7 @@ test('invalid bodies are 422 in the Pydantic shape, one item per offending field
 });
 
 test('delete: 404 for an unknown email; deleting revokes the account keys and frees the email', async () => {
-  const h = await harness();
+  const h = await appHarness();
   assert.equal((await h.admin('DELETE', '/api/admin/accounts/nobody@example.com')).status, 404);
   await h.admin('POST', '/api/admin/accounts', { email: 'x+tag@example.com', roles: ['administrator'] });
   const key = (await h.admin('POST', `/api/admin/accounts/${encodeURIComponent('x+tag@example.com')}/keys`, {})).body
@@ -77,7 +77,7 @@ test('delete: 404 for an unknown email; deleting revokes the account keys and fr
 });
 
 test('administrator accounts may manage accounts; others get 401 or 403', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'root@example.com', roles: ['administrator'] });
   await h.admin('POST', '/api/admin/accounts', { email: 'dev@example.com', roles: ['developer'] });
   const rootKey = (await h.admin('POST', '/api/admin/accounts/root@example.com/keys', {})).body.key;
@@ -95,7 +95,7 @@ test('administrator accounts may manage accounts; others get 401 or 403', async 
 });
 
 test('an administrator-only account cannot reach the developer role: no grant, no key, no delete, no revoke (403)', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'admin@example.com', roles: ['administrator'] });
   await h.admin('POST', '/api/admin/accounts', { email: 'both@example.com', roles: ['administrator', 'developer'] });
   const adminKey = (await h.admin('POST', '/api/admin/accounts/admin@example.com/keys', {})).body.key;
@@ -137,7 +137,7 @@ test('an administrator-only account cannot reach the developer role: no grant, n
 });
 
 test('wrong methods on admin paths are 405', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const res = await h.admin('PUT', '/api/admin/accounts');
   assert.equal(res.status, 405);
 });

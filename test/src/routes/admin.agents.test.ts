@@ -10,17 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createAgent, getAgent } from '../../../src/agents/agents.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { silentLogger } from '../../../src/log.ts';
-import { openState } from '../../../src/state/open.ts';
-import {
-  chatHarness,
-  MASTER,
-  startFakeUpstream,
-  textDoc,
-  type ChatHarness,
-  type FakeUpstream,
-} from '../chat/helpers.ts';
+import { MASTER_KEY, openTestState } from '../../support/app.ts';
+import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;
@@ -47,7 +38,7 @@ beforeEach(() => {
   up.script = [];
 });
 
-const admin = (method: string, path: string, body?: unknown) => h.call(method, path, MASTER, body);
+const admin = (method: string, path: string, body?: unknown) => h.call(method, path, MASTER_KEY, body);
 
 describe('admin API', () => {
   it('creates, lists, gets, updates and deletes an agent', async () => {
@@ -125,14 +116,13 @@ describe('admin API', () => {
   it('agents survive a restart of the control-plane state', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agents-'));
     try {
-      const config = loadConfig({ DATA_DIR: dir });
-      let state = await openState(config, silentLogger);
+      let state = await openTestState(dir);
       const a = await createAgent(
         { state, now: () => 0 },
         { name: 'Kept', description: '', instructions: 'i', model: null, tools: ['webSearch'], datasources: null },
       );
       await state.close();
-      state = await openState(config, silentLogger);
+      state = await openTestState(dir);
       assert.deepEqual(getAgent({ state, now: () => 0 }, a.id), a);
       await state.close();
     } finally {

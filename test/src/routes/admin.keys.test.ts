@@ -4,12 +4,12 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sha256, toHex } from '../../../src/accounts/secrets.ts';
-import { stateDir } from '../../../src/state/open.ts';
-import { harness } from '../auth/helpers/harness.ts';
-import { tempDir } from '../storage/helpers/tmp.ts';
+import { stateDir } from '../../../src/open-state.ts';
+import { appHarness } from '../../support/app.ts';
+import { tempDir } from '../../support/tmp.ts';
 
 test('issuing a key returns {id, key, expires_at} once; listings show the key without its secret', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'p@example.com' });
   const res = await h.admin('POST', '/api/admin/accounts/P@example.com/keys', {
     expires_at: '2027-01-02T03:04:05+02:00',
@@ -27,7 +27,7 @@ test('issuing a key returns {id, key, expires_at} once; listings show the key wi
 });
 
 test('expires_at must be an ISO 8601 date-time in the future (422); an unknown account is 404', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'p@example.com' });
   const past = await h.admin('POST', '/api/admin/accounts/p@example.com/keys', { expires_at: '2020-01-01T00:00:00Z' });
   assert.equal(past.status, 422);
@@ -41,7 +41,7 @@ test('expires_at must be an ISO 8601 date-time in the future (422); an unknown a
 });
 
 test('revoking: 404 for an unknown id, idempotent for a revoked key, and the key stops working', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'a@example.com', roles: ['administrator'] });
   const issued = (await h.admin('POST', '/api/admin/accounts/a@example.com/keys', {})).body;
   assert.equal((await h.admin('DELETE', '/api/admin/keys/key_0000000000000000')).status, 404);
@@ -57,7 +57,7 @@ test('revoking: 404 for an unknown id, idempotent for a revoked key, and the key
 });
 
 test('an administrator without the developer role may not revoke service-account keys (403)', async () => {
-  const h = await harness();
+  const h = await appHarness();
   await h.admin('POST', '/api/admin/accounts', { email: 'a@example.com', roles: ['administrator'] });
   const adminKey = (await h.admin('POST', '/api/admin/accounts/a@example.com/keys', {})).body.key;
   const sa = (await h.admin('POST', '/api/admin/service-accounts', { name: 'bot' })).body;
@@ -67,7 +67,7 @@ test('an administrator without the developer role may not revoke service-account
 
 test('secrets are stored only as SHA-256 digests: the raw keys never reach the state files', async () => {
   const dataDir = await tempDir('keys-');
-  const h = await harness({ dataDir, adminKey: null });
+  const h = await appHarness({ dataDir, adminKey: null });
   const { ensureMasterKey } = await import('../../../src/accounts/master.ts');
   const master = await ensureMasterKey(h.services);
   assert.ok(master);
@@ -88,7 +88,7 @@ test('secrets are stored only as SHA-256 digests: the raw keys never reach the s
     );
     assert.ok(stored.includes(toHex(await sha256(secret))), 'its SHA-256 digest is stored');
   }
-  const reopened = await harness({ dataDir, adminKey: null });
+  const reopened = await appHarness({ dataDir, adminKey: null });
   assert.equal(
     (await reopened.call('GET', '/api/admin/accounts', { key: personal })).status,
     403,

@@ -1,15 +1,15 @@
 /** Admin API, service accounts: who may create them, the svcsa_ key shown once, 409/422, listings without secrets. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { harness, type Harness } from '../auth/helpers/harness.ts';
+import { appHarness, type AppHarness } from '../../support/app.ts';
 
-async function accountKey(h: Harness, email: string, roles: string[]): Promise<string> {
+async function accountKey(h: AppHarness, email: string, roles: string[]): Promise<string> {
   await h.admin('POST', '/api/admin/accounts', { email, roles });
   return (await h.admin('POST', `/api/admin/accounts/${email}/keys`, {})).body.key;
 }
 
 test('the master key creates a service account: {id, name, key} with an svcsa_ key that the Indexing API accepts', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const res = await h.admin('POST', '/api/admin/service-accounts', {
     name: '  Confluence connector ',
     expires_at: '2031-01-01',
@@ -25,7 +25,7 @@ test('the master key creates a service account: {id, name, key} with an svcsa_ k
 });
 
 test('only the master key or an administrator+developer account may create one (403 otherwise)', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const both = await accountKey(h, 'both@example.com', ['administrator', 'developer']);
   const adminOnly = await accountKey(h, 'admin@example.com', ['administrator']);
   const devOnly = await accountKey(h, 'dev@example.com', ['developer']);
@@ -48,7 +48,7 @@ test('only the master key or an administrator+developer account may create one (
 });
 
 test('duplicate names are 409; a missing or empty name and a past expiry are 422', async () => {
-  const h = await harness();
+  const h = await appHarness();
   assert.equal((await h.admin('POST', '/api/admin/service-accounts', { name: 'bot' })).status, 200);
   const dup = await h.admin('POST', '/api/admin/service-accounts', { name: 'BOT' });
   assert.equal(dup.status, 409);
@@ -68,7 +68,7 @@ test('duplicate names are 409; a missing or empty name and a past expiry are 422
 });
 
 test('the listing never contains secrets and shows revocation', async () => {
-  const h = await harness();
+  const h = await appHarness();
   const a = (await h.admin('POST', '/api/admin/service-accounts', { name: 'a' })).body;
   const b = (await h.admin('POST', '/api/admin/service-accounts', { name: 'b' })).body;
   await h.admin('DELETE', `/api/admin/keys/${b.key_id}`);

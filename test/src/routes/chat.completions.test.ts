@@ -9,7 +9,8 @@
 import type OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
+import { within } from '../../support/wait.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;
@@ -211,7 +212,7 @@ describe('streaming', () => {
     controller.abort();
     await reader.cancel().catch(() => {});
     // The upstream request is aborted once the client has gone.
-    for (let i = 0; i < 100 && up.disconnects === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await within(up.waitForDisconnects(1), 5_000, 'the upstream request aborted');
     assert.equal(up.disconnects, 1);
   });
 });

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { chatHarness, MASTER, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { MASTER_KEY } from '../../support/app.ts';
+import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;
@@ -226,7 +227,7 @@ describe('other operations of the compatible API', () => {
 
 describe('master key', () => {
   it('is not a personal key (403)', async () => {
-    const r = await post({ messages: user }, MASTER);
+    const r = await post({ messages: user }, MASTER_KEY);
     assert.equal(r.status, 403);
   });
 });

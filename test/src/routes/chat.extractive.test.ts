@@ -7,7 +7,7 @@
 import type OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chatHarness, textDoc, type ChatHarness } from '../chat/helpers.ts';
+import { chatHarness, textDoc, type ChatHarness } from '../../support/chat.ts';
 import type { SearchPassage } from '../../../src/chat/tools.ts';
 
 let h: ChatHarness;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ChatSearchParams } from '../../../src/chat/tools.ts';
-import { chatHarness, type ChatHarness } from '../chat/helpers.ts';
+import { chatHarness, type ChatHarness } from '../../support/chat.ts';
 
 let h: ChatHarness;
 const calls: ChatSearchParams[] = [];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 describe('a fresh install (no upstream)', () => {
   let h: ChatHarness;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { MAX_CALLS_PER_ROUND } from '../../../src/chat/tools.ts';
 import type { WebSearchRequest, WebSearchService } from '../../../src/websearch/types.ts';
-import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { chatHarness, startFakeUpstream, textDoc, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;

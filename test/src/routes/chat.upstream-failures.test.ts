@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../chat/helpers.ts';
+import { chatHarness, startFakeUpstream, type ChatHarness, type FakeUpstream } from '../../support/chat.ts';
 
 let h: ChatHarness;
 let up: FakeUpstream;

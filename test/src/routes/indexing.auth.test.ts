@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { revokeKey } from '../../../src/accounts/accounts.ts';
 import { createServiceAccount } from '../../../src/accounts/service-accounts.ts';
-import { indexingFixture, MASTER_KEY } from '../indexing/helpers.ts';
+import { MASTER_KEY } from '../../support/app.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 const ROUTES: [string, string, unknown?][] = [
   ['POST', '/datasources', { name: 'ds', display_name: 'DS' }],

@@ -1,7 +1,7 @@
 /** POST /api/indexing/documents/check-access: committed index only, transitive groups, reasons, 404/422. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doc, docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { doc, docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let h: DocsHarness;
 

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let h: DocsHarness;
 before(async () => {

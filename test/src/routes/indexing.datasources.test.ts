@@ -1,7 +1,7 @@
 /** Indexing API datasources and file types: bodies, status codes and envelopes. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexingFixture } from '../indexing/helpers.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 const HR = {
   name: 'hr_wiki',

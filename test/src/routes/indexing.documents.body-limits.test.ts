@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { allowedMethods } from '../../../src/app.ts';
 import { createHttpServer } from '../../../src/http/server.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 const MAX_BINARY = 3_000_000;
 const MAX_REQUEST = 50_000_000;

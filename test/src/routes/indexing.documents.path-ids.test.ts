@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doc, docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { doc, docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let h: DocsHarness;
 

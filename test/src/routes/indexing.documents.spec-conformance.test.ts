@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { doc, docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { doc, docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let h: DocsHarness;
 before(async () => {

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { doc, docsHarness, type DocsHarness } from '../documents/harness.ts';
+import { doc, docsHarness, type DocsHarness } from '../../support/documents.ts';
 
 let h: DocsHarness;
 

@@ -1,7 +1,7 @@
 /** Indexing API groups: name rules (400), 404/409 rows, rename with memberships following, list and delete. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexingFixture } from '../indexing/helpers.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 async function withDatasource() {
   const f = await indexingFixture();

@@ -1,7 +1,7 @@
 /** Indexing API memberships: exactly-one rule (422), 404s, duplicates and cycles (409 with the path), delete rows. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexingFixture } from '../indexing/helpers.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 async function world() {
   const f = await indexingFixture();

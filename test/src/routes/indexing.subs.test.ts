@@ -1,7 +1,7 @@
 /** Indexing API subs: adding top-level and child subs, deleting with children, ambiguity, and every error row. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexingFixture } from '../indexing/helpers.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 const HR = {
   name: 'hr_wiki',

@@ -1,7 +1,7 @@
 /** Indexing API users: normalised emails and the spec's 400/404/409 rows for POST/PUT, plus list and delete. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexingFixture } from '../indexing/helpers.ts';
+import { indexingFixture } from '../../support/controlplane.ts';
 
 async function withDatasource() {
   const f = await indexingFixture();

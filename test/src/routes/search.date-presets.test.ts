@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 const NOW = Date.parse('2026-05-31T12:00:00.000Z');
 let h: SearchHarness;

@@ -1,7 +1,7 @@
 /** GET /api/beta/search: authentication and parameter validation in FastAPI's 422 shape. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 let h: SearchHarness;
 const me = { email: 'ann@example.com' };

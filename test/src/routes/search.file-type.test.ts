@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 let h: SearchHarness;
 const ann = { email: 'ann@example.com' };

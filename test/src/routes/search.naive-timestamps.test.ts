@@ -6,8 +6,8 @@
 process.env.TZ = 'Europe/Berlin';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doc } from '../documents/harness.ts';
-import { searchHarness } from '../search/harness.ts';
+import { doc } from '../../support/documents.ts';
+import { searchHarness } from '../../support/search.ts';
 
 test('a naive last_modified is UTC for date filters, in any server time zone', async () => {
   assert.equal(new Date(2026, 0, 1).getTimezoneOffset(), -60, 'the test runs at UTC+1');

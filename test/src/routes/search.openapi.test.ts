@@ -7,11 +7,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { SearchQuerySchema } from '../../../src/search/params.ts';
+import { SearchQuerySchema } from '../../../src/search/schemas.ts';
 import { API_VERSION, SearchResponseSchema, ValidationErrorResponseSchema } from '../../../src/search/openapi.ts';
 import { SEARCH_RESULT_FIELDS } from '../../../src/search/result.ts';
-import { validateSearchQuery } from '../../../src/routes/search.ts';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { validateSearchQuery } from '../../../src/search/schemas.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 let h: SearchHarness;
 let doc: any;

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 let h: SearchHarness;
 before(async () => {

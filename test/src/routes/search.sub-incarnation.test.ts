@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { commitIndexing } from '../../../src/indexing/events.ts';
-import { searchHarness, type SearchHarness } from '../search/harness.ts';
+import { commitIndexing } from '../../../src/controlplane/events.ts';
+import { searchHarness, type SearchHarness } from '../../support/search.ts';
 
 let h: SearchHarness;
 before(async () => {

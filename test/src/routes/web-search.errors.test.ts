@@ -10,22 +10,20 @@ import {
   providerState,
   startFakeBrave,
   startFakeSearxng,
-  testApp,
-  testConfig,
-  type TestApp,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 let brave: TestServer;
 let searxng: TestServer;
 let state: FakeProviderState;
-let api: TestApp;
+let api: WebSearchApp;
 
 before(async () => {
   state = providerState();
   brave = await startFakeBrave(state);
   searxng = await startFakeSearxng(state);
-  api = await testApp(testConfig({ brave: brave.url, searxng: searxng.url }));
+  api = await webSearchApp(webSearchConfig({ brave: brave.url, searxng: searxng.url }));
 });
 after(async () => Promise.all([brave.close(), searxng.close()]));
 beforeEach(() => Object.assign(state, providerState()));
@@ -92,7 +90,7 @@ describe('validation', () => {
 
 describe('providers not configured', () => {
   it('503 with a detail naming the missing setting', async () => {
-    const none = await testApp(testConfig({}));
+    const none = await webSearchApp(webSearchConfig({}));
     assert.match(await detail(await none.request({ queries: ['q'], mode: 'search' }), 503), /BRAVE_API_KEY/);
     assert.match(await detail(await none.request({ queries: ['q'], mode: 'context' }), 503), /BRAVE_API_KEY/);
     assert.match(await detail(await none.request({ queries: ['q'], mode: 'engine2' }), 503), /SEARXNG_BASE_URL/);
@@ -140,7 +138,7 @@ describe('provider failures', () => {
     );
   });
   it('502 when Brave rejects the subscription token', async () => {
-    const wrongKey = await testApp(testConfig({ brave: brave.url, env: { BRAVE_API_KEY: 'wrong' } }));
+    const wrongKey = await webSearchApp(webSearchConfig({ brave: brave.url, env: { BRAVE_API_KEY: 'wrong' } }));
     assert.match(await detail(await wrongKey.request({ queries: ['q'] }), 502), /HTTP 401/);
   });
 });

@@ -11,17 +11,15 @@ import {
   startFakeBrave,
   startFakeSearxng,
   startSite,
-  testApp,
-  testConfig,
-  type TestApp,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 let site: TestServer;
 let brave: TestServer;
 let searxng: TestServer;
 let state: FakeProviderState;
-let api: TestApp;
+let api: WebSearchApp;
 
 /** Hits on a page that answers 404, so every result keeps its snippet without a parse. */
 const hits = (n: number) =>
@@ -36,7 +34,7 @@ before(async () => {
   site = await startSite();
   brave = await startFakeBrave(state);
   searxng = await startFakeSearxng(state);
-  api = await testApp(testConfig({ brave: brave.url, searxng: searxng.url }));
+  api = await webSearchApp(webSearchConfig({ brave: brave.url, searxng: searxng.url }));
 });
 after(async () => Promise.all([site.close(), brave.close(), searxng.close()]));
 beforeEach(() => Object.assign(state, providerState()));

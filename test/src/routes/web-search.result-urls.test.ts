@@ -10,16 +10,14 @@ import {
   providerState,
   startFakeBrave,
   startFakeSearxng,
-  testApp,
-  testConfig,
-  type TestApp,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 let brave: TestServer;
 let searxng: TestServer;
 let state: FakeProviderState;
-let api: TestApp;
+let api: WebSearchApp;
 
 const BAD = [
   'javascript:alert(document.cookie)',
@@ -38,7 +36,7 @@ before(async () => {
   brave = await startFakeBrave(state);
   searxng = await startFakeSearxng(state);
   // Private addresses refused: the good hits are never fetched (example.com and example.org do not resolve here or are public).
-  api = await testApp(testConfig({ brave: brave.url, searxng: searxng.url }));
+  api = await webSearchApp(webSearchConfig({ brave: brave.url, searxng: searxng.url }));
 });
 after(async () => Promise.all([brave.close(), searxng.close()]));
 beforeEach(() => Object.assign(state, providerState()));

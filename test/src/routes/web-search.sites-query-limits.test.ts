@@ -11,16 +11,14 @@ import {
   providerState,
   startFakeBrave,
   startSite,
-  testApp,
-  testConfig,
-  type TestApp,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig, type WebSearchApp } from '../../support/websearch.ts';
 
 let site: TestServer;
 let brave: TestServer;
 let state: FakeProviderState;
-let api: TestApp;
+let api: WebSearchApp;
 
 /** 20 sites whose OR-ed operators alone are longer than 400 characters; the fake site is the last one. */
 const sites = () => [...Array.from({ length: 19 }, (_, i) => `documentation-portal-${i}.example.org`), '127.0.0.1'];
@@ -29,7 +27,7 @@ before(async () => {
   state = providerState();
   site = await startSite();
   brave = await startFakeBrave(state);
-  api = await testApp(testConfig({ brave: brave.url }));
+  api = await webSearchApp(webSearchConfig({ brave: brave.url }));
 });
 after(async () => Promise.all([site.close(), brave.close()]));
 beforeEach(() => {

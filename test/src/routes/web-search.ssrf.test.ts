@@ -15,10 +15,9 @@ import {
   startFakeBrave,
   startServer,
   startSite,
-  testApp,
-  testConfig,
   type TestServer,
-} from '../websearch/helpers.ts';
+} from '../../support/fake-web.ts';
+import { webSearchApp, webSearchConfig } from '../../support/websearch.ts';
 
 let site: TestServer;
 let inner: TestServer;
@@ -40,7 +39,7 @@ beforeEach(() => {
 
 describe('SSRF defence of the crawler through the endpoint', () => {
   it('does not fetch loopback, localhost, legacy-notation or metadata URLs when private addresses are not allowed', async () => {
-    const api = await testApp(testConfig({ brave: brave.url, allowPrivate: false }));
+    const api = await webSearchApp(webSearchConfig({ brave: brave.url, allowPrivate: false }));
     const urls = [
       `${site.url}/secret?via=literal`,
       `http://localhost:${site.port}/secret?via=name`,
@@ -62,7 +61,7 @@ describe('SSRF defence of the crawler through the endpoint', () => {
 
   it('does not follow a redirect from an allowed page to a refused address', async () => {
     const only127001: AddressPolicy = (address) => (address === '127.0.0.1' ? null : 'loopback');
-    const api = await testApp(testConfig({ brave: brave.url, allowPrivate: false }), { policy: only127001 });
+    const api = await webSearchApp(webSearchConfig({ brave: brave.url, allowPrivate: false }), { policy: only127001 });
     state.hits = [
       {
         url: `${site.url}/redirect?to=${encodeURIComponent(`${inner.url}/`)}`,

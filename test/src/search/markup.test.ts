@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeHtml, highlightMarkup } from '../../../src/search/markup.ts';
-import { prng } from '../indexing/prng.ts';
+import { prng } from '../../support/prng.ts';
 
 test('escapes the five HTML-special characters', () => {
   assert.equal(

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_RESULT_WINDOW, planSearch } from '../../../src/search/service.ts';
-import { searchHarness } from './harness.ts';
+import { searchHarness } from '../../support/search.ts';
 
 test('a page straddling the end of the result window is cut there; a page after it is empty', async () => {
   const h = await searchHarness();

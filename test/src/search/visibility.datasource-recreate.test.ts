@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doc } from '../documents/harness.ts';
-import { stateParts } from '../../../src/state/parts.ts';
+import { doc } from '../../support/documents.ts';
+import { stateParts } from '../../../src/open-state.ts';
 import { MemoryJournal, StateStore, type StateEvent } from '../../../src/state/store.ts';
-import { searchHarness } from './harness.ts';
+import { searchHarness } from '../../support/search.ts';
 
 const DS = { name: 'wiki', display_name: 'Wiki' };
 const ids = (r: { body: { results: { id: string }[] } }) => r.body.results.map((x) => x.id);

@@ -11,7 +11,7 @@ import { silentLogger } from '../../../src/log.ts';
 import { FsJournal, encodeSnapshotFile, logFileName, snapshotFileName } from '../../../src/storage/fs-journal.ts';
 import { RecordLogWriter } from '../../../src/storage/record-log.ts';
 import { StateStore, type StatePart } from '../../../src/state/store.ts';
-import { recordingLogger, tempDir } from './helpers/tmp.ts';
+import { recordingLogger, tempDir } from '../../support/tmp.ts';
 
 interface Seq {
   items: string[];

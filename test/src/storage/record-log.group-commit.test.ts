@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { RecordLogWriter, StorageError, replayFile } from '../../../src/storage/record-log.ts';
 import { silentLogger } from '../../../src/log.ts';
-import { tempDir } from './helpers/tmp.ts';
+import { tempDir } from '../../support/tmp.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -4,7 +4,7 @@ import { appendFile, readFile, readdir, stat, truncate, writeFile } from 'node:f
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RecordLogWriter, replayFile } from '../../../src/storage/record-log.ts';
-import { recordingLogger, tempDir } from './helpers/tmp.ts';
+import { recordingLogger, tempDir } from '../../support/tmp.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

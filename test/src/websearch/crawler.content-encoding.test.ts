@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { fetchPage } from '../../../src/websearch/crawler.ts';
 import { createAddressPolicy } from '../../../src/websearch/ssrf.ts';
-import { startServer, type TestServer } from './helpers.ts';
+import { startServer, type TestServer } from '../../support/fake-web.ts';
 
 const HTML = `<html><body><p>${'encoded words '.repeat(300)}</p></body></html>`;
 const bodies: Record<string, [string, Buffer]> = {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { CrawlError, fetchPage, type FetchOptions } from '../../../src/websearch/crawler.ts';
 import { createAddressPolicy, type AddressPolicy } from '../../../src/websearch/ssrf.ts';
-import { startServer, startSite, type TestServer } from './helpers.ts';
+import { startServer, startSite, type TestServer } from '../../support/fake-web.ts';
 
 const allowAll = createAddressPolicy({ allowPrivate: true });
 const options = (over: Partial<FetchOptions> = {}): FetchOptions => ({

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { ExtractionError, type JobRunner, type PoolJob } from '../../../extractors/index.ts';
 import type { FetchedPage } from '../../../src/websearch/crawler.ts';
 import { PAGE_EXTRACT_TIMEOUT_MS, pageContent, poolPageExtractors } from '../../../src/websearch/page-content.ts';
-import { ARTICLE } from './helpers.ts';
+import { ARTICLE } from '../../support/fake-web.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const page = (mediaType: string, body: string, extra: Partial<FetchedPage> = {}): FetchedPage => ({
@@ -18,6 +18,7 @@ const page = (mediaType: string, body: string, extra: Partial<FetchedPage> = {})
   mediaType,
   body: enc(body),
   truncated: false,
+  status: 200,
   ...extra,
 });
 

@@ -10,8 +10,8 @@
  *            creation is acknowledged
  */
 import { pushDocuments } from '../../../../src/documents/push.ts';
-import { createDatasource, deleteDatasource } from '../../../../src/indexing/datasources.ts';
-import { openOnDisk } from './on-disk.ts';
+import { createDatasource, deleteDatasource } from '../../../../src/controlplane/datasources.ts';
+import { openOnDisk } from '../../../support/documents-on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const { config, state, now, index, documents } = await openOnDisk(dataDir, { commitIntervalMs: 0, merge: false });

@@ -8,9 +8,9 @@
  */
 import { pushDocuments } from '../../../../src/documents/push.ts';
 import { readPushBody } from '../../../../src/documents/push-body.ts';
-import { createDatasource } from '../../../../src/indexing/index.ts';
-import { indexingState } from '../../../../src/indexing/datasources.ts';
-import { openOnDisk } from './on-disk.ts';
+import { createDatasource } from '../../../../src/controlplane/index.ts';
+import { indexingState } from '../../../../src/controlplane/datasources.ts';
+import { openOnDisk } from '../../../support/documents-on-disk.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const round = Number(process.env.ROUND ?? '0');

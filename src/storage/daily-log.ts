@@ -1,0 +1,148 @@
+/**
+ * An append-only event log partitioned by UTC day: one framed record file per
+ * day (`YYYY-MM-DD.log`) under a directory, JSON records, group-committed and
+ * fsynced before `append` resolves (record-log.ts). Retention deletes whole
+ * days older than the limit. Reads stream day by day, newest first, so a page
+ * of recent records never loads the whole history.
+ *
+ * Used for the audit log and search analytics: records that must survive a
+ * crash once acknowledged, are only ever added, and age out by date.
+ * At start, a torn tail of a day file (kill -9 mid-append) is cut off.
+ */
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../log.ts';
+import { RecordLogWriter, replayFile, scanFile } from './record-log.ts';
+
+const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.log$/;
+const DAY_MS = 86_400_000;
+
+export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export interface DailyLogOptions {
+  dir: string;
+  log: Logger;
+  now: () => number;
+  /** Days kept (the current one included); 0 keeps everything. */
+  retentionDays: number;
+}
+
+export class DailyLog<T extends { at: string }> {
+  private writer: RecordLogWriter | undefined;
+  private writerDay = '';
+  private readonly ready: Promise<void>;
+
+  constructor(private readonly options: DailyLogOptions) {
+    this.ready = this.open();
+  }
+
+  private async open(): Promise<void> {
+    await mkdir(this.options.dir, { recursive: true });
+    const today = dayOf(this.options.now());
+    // Only the newest day file can have a torn tail (older days were closed by a later append).
+    const newest = (await this.days())[0];
+    if (newest !== undefined) {
+      const { size } = await replayFile(join(this.options.dir, `${newest}.log`), this.options.log);
+      if (newest === today) {
+        this.writerDay = today;
+        this.writer = new RecordLogWriter(join(this.options.dir, `${today}.log`), { size });
+      }
+    }
+    await this.prune();
+  }
+
+  private closeWriter(): Promise<void> | undefined {
+    const old = this.writer;
+    return old ? old.close() : undefined;
+  }
+
+  /** Day names of the files present, newest first. */
+  private async days(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.options.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return names
+      .map((n) => DAY_FILE.exec(n)?.[1])
+      .filter((d): d is string => d !== undefined)
+      .sort()
+      .reverse();
+  }
+
+  /** Append one record (its `at` is set by the caller); resolves once durable. */
+  async append(record: T): Promise<void> {
+    await this.ready;
+    const day = dayOf(Date.parse(record.at));
+    if (day !== this.writerDay || !this.writer) {
+      const size = (await scanFile(join(this.options.dir, `${day}.log`)))?.goodBytes ?? 0;
+      this.writerDay = day;
+      const previous = this.closeWriter();
+      this.writer = new RecordLogWriter(join(this.options.dir, `${day}.log`), { size, after: previous });
+      void this.prune();
+    }
+    await this.writer.append(new TextEncoder().encode(JSON.stringify(record)));
+  }
+
+  /**
+   * Records from `fromMs` to `toMs` (inclusive, by their day and `at`), newest first, that pass
+   * `keep`; stops after `limit`. Reads one day file at a time.
+   */
+  async query(range: { fromMs: number; toMs: number }, keep: (r: T) => boolean, limit: number): Promise<T[]> {
+    await this.ready;
+    await this.writer?.drained();
+    const first = dayOf(range.fromMs);
+    const last = dayOf(range.toMs);
+    const out: T[] = [];
+    for (const day of await this.days()) {
+      if (day > last) continue;
+      if (day < first) break;
+      const scan = await scanFile(join(this.options.dir, `${day}.log`));
+      const records = (scan?.records ?? []).map((r) => JSON.parse(new TextDecoder().decode(r)) as T);
+      for (let i = records.length - 1; i >= 0; i--) {
+        const at = Date.parse(records[i].at);
+        if (at < range.fromMs || at > range.toMs || !keep(records[i])) continue;
+        out.push(records[i]);
+        if (out.length >= limit) return out;
+      }
+    }
+    return out;
+  }
+
+  /** Every record of the range, oldest first, day by day (export). */
+  async *stream(range: { fromMs: number; toMs: number }): AsyncGenerator<T> {
+    await this.ready;
+    await this.writer?.drained();
+    const days = (await this.days()).reverse();
+    for (const day of days) {
+      if (day < dayOf(range.fromMs) || day > dayOf(range.toMs)) continue;
+      const scan = await scanFile(join(this.options.dir, `${day}.log`));
+      for (const r of scan?.records ?? []) {
+        const record = JSON.parse(new TextDecoder().decode(r)) as T;
+        const at = Date.parse(record.at);
+        if (at >= range.fromMs && at <= range.toMs) yield record;
+      }
+    }
+  }
+
+  /** Delete the day files older than the retention. */
+  async prune(): Promise<number> {
+    const keep = this.options.retentionDays;
+    if (keep <= 0) return 0;
+    const oldest = dayOf(this.options.now() - (keep - 1) * DAY_MS);
+    let removed = 0;
+    for (const day of await this.days()) {
+      if (day >= oldest || day === this.writerDay) continue;
+      await rm(join(this.options.dir, `${day}.log`), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await this.ready;
+    await this.writer?.close();
+  }
+}
