@@ -17,6 +17,8 @@ import { NO_MORE_DOCS } from './segment/types.ts';
 import type { SegmentReader } from './segment/types.ts';
 import { compileFilter, FilterCache, filterKey, validateFilter } from './query/filter.ts';
 import { parseQuery, QueryError } from './query/parser.ts';
+import type { ParseLimits } from './query/parser.ts';
+import { BudgetMeter } from './query/budget.ts';
 import { GlobalStats } from './query/plan.ts';
 import type { FieldScoring } from './query/plan.ts';
 import { executeQuery } from './query/execute.ts';
@@ -90,6 +92,12 @@ interface LazyStored {
   reader: SegmentReader;
   doc: number;
   value: Record<string, unknown> | undefined;
+}
+
+/** `response` with the meter's cut when a budget stopped the search (no `cut` key otherwise). */
+function withCut(response: SearchResponse, meter: BudgetMeter | null): SearchResponse {
+  if (meter !== null && meter.cut !== null) response.cut = meter.cut;
+  return response;
 }
 
 /** Key of a hit's LazyStored (a non-enumerable own property: not compared, copied or serialised). */
@@ -168,9 +176,9 @@ export class Searcher {
     this.analyzer = options.analyzer ?? { analyze: defaultAnalyze, analyzeQuery: defaultAnalyzeQuery };
   }
 
-  /** Parse free text with this searcher's analyzer. */
-  parse(query: string, language: Language = 'de'): ParsedQuery {
-    return parseQuery(query, language, this.analyzer.analyzeQuery);
+  /** Parse free text with this searcher's analyzer (QueryError past `limits`: query/parser.ts ParseLimits). */
+  parse(query: string, language: Language = 'de', limits?: Partial<ParseLimits>): ParsedQuery {
+    return parseQuery(query, language, this.analyzer.analyzeQuery, limits);
   }
 
   search(req: SearchRequest): SearchResponse {
@@ -196,25 +204,35 @@ export class Searcher {
     const parsed = typeof req.query === 'string' ? this.parse(req.query, lang) : req.query;
     if (req.filter !== undefined) this.validate(req.filter);
     const want = offset + limit;
+    // One meter for every run of this search (the collapsed search may run again with a larger k).
+    const budget = req.budget;
+    const meter =
+      budget && (budget.maxWork !== undefined || budget.maxMs !== undefined) ? new BudgetMeter(budget) : null;
+    const maxPlannedWork = budget?.maxPlannedWork;
     if (!req.collapseDuplicates) {
-      const { top, st } = this.topDocs(parsed, req.filter, want, -1);
+      const { top, st } = this.topDocs(parsed, req.filter, want, -1, this.fields, 0, meter, maxPlannedWork);
       const hits = top
         .sorted()
         .slice(offset)
         .map((h) => this.hit(h.doc, h.score));
-      return { total: st.count, totalIsExact: st.exact, hits };
+      return withCut({ total: st.count, totalIsExact: st.exact, hits }, meter);
     }
     let fetch = Math.min(MAX_LIMIT + MAX_OFFSET, want * 3 + 10);
     for (;;) {
-      const { top, st } = this.topDocs(parsed, req.filter, fetch, -1);
+      const { top, st } = this.topDocs(parsed, req.filter, fetch, -1, this.fields, 0, meter, maxPlannedWork);
       const groups = this.collapse(top.sorted());
-      if (groups.length >= want || top.size < fetch || fetch >= MAX_LIMIT + MAX_OFFSET) {
+      if (
+        groups.length >= want ||
+        top.size < fetch ||
+        fetch >= MAX_LIMIT + MAX_OFFSET ||
+        (meter !== null && meter.cut !== null)
+      ) {
         const hits = groups.slice(offset, want).map((g) => {
           const hit = this.hit(g.doc, g.score);
           if (g.duplicates) hit.duplicates = g.duplicates.map((d) => this.hit(d.doc, d.score));
           return hit;
         });
-        return { total: st.count, totalIsExact: st.exact, hits };
+        return withCut({ total: st.count, totalIsExact: st.exact, hits }, meter);
       }
       fetch = Math.min(MAX_LIMIT + MAX_OFFSET, fetch * 4);
     }
@@ -587,6 +605,8 @@ export class Searcher {
     excludeGlobal: number,
     fields = this.fields,
     exhaustiveMaxCost = 0,
+    meter: BudgetMeter | null = null,
+    maxPlannedWork?: number,
   ) {
     const ctx = {
       segments: this.segments,
@@ -600,7 +620,17 @@ export class Searcher {
     const pruning = this.options.pruning ?? true;
     const totalHitsThreshold = this.options.totalHitsThreshold ?? 0;
     return 'clauses' in q
-      ? executeQuery(ctx, { query: q, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost })
+      ? executeQuery(ctx, {
+          query: q,
+          filter,
+          k,
+          excludeGlobal,
+          pruning,
+          totalHitsThreshold,
+          exhaustiveMaxCost,
+          meter,
+          maxPlannedWork,
+        })
       : executeQuery(ctx, { terms: q.terms, filter, k, excludeGlobal, pruning, totalHitsThreshold, exhaustiveMaxCost });
   }
 

@@ -25,6 +25,16 @@ const VARIABLE_HELP: Record<Variable, string> = {
     'quiet time (no document pushed or deleted) after which the search index is compacted towards one segment; 0 = never',
   SEARCH_THREADS:
     'worker threads running searches (default: one per core up to 4, none on one core); 0 = on the main thread',
+  SEARCH_ACCOUNT_CONCURRENCY:
+    'searches of one account running at once on the search threads (default: the threads but one, at least 1); the rest wait',
+  SEARCH_CHEAP_WORDS: 'queries of more words than this run in the expensive search lane',
+  SEARCH_MAX_CLAUSES: 'words and phrases a query may have after analysis; more is refused (422)',
+  SEARCH_MAX_TERMS: 'index terms a query may expand into (alternatives, compound parts); more is refused (422)',
+  SEARCH_MAX_PLANNED_WORK:
+    'work units of a query if nothing were pruned (postings blocks of its terms, weighted by its clauses); more is refused (422)',
+  SEARCH_MAX_WORK:
+    'work units a search may spend (postings blocks decoded, weighted by its clauses); then it answers with the best hits found so far',
+  SEARCH_TIME_BUDGET_MS: "time a search's query may run; then it answers with the best hits found so far",
   INDEXING_API_MAX_BINARY_BYTES: 'largest decoded binary_base64 of a pushed document',
   MAX_REQUEST_BYTES: 'largest request body (default: one maximal Base64 binary + 16 MiB)',
   REQUEST_BODY_BUDGET_BYTES: 'request body bytes held in memory across all requests at once; past it requests wait',

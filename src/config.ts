@@ -31,6 +31,32 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MB = 1_000_000;
 
+/** The budgets of one search (src/search/limits.ts; README, Search budgets). */
+export interface SearchLimits {
+  /** SEARCH_MAX_CLAUSES: words and phrases of a query after analysis. */
+  maxClauses: number;
+  /** SEARCH_MAX_TERMS: index terms the words and phrases expand into (alternatives, compound parts). */
+  maxTerms: number;
+  /**
+   * SEARCH_MAX_PLANNED_WORK: work units of the query if nothing were pruned (every postings block
+   * of its terms, weighted by its clauses: engine/query/budget.ts).
+   */
+  maxPlannedWork: number;
+  /** SEARCH_MAX_WORK: work units a search may spend (postings blocks decoded, weighted by its clauses). */
+  maxWork: number;
+  /** SEARCH_TIME_BUDGET_MS: milliseconds the query may run before it stops. */
+  timeBudgetMs: number;
+}
+
+/** Defaults of the SEARCH_* budget variables. */
+export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
+  maxClauses: 1024,
+  maxTerms: 2048,
+  maxPlannedWork: 400_000,
+  maxWork: 100_000,
+  timeBudgetMs: 1000,
+});
+
 /** The environment variables the service understands, with their defaults. */
 export const EnvSchema = v.object({
   PORT: v.optional(intFromEnv('PORT', 0, 65535), '8080'),
@@ -40,6 +66,22 @@ export const EnvSchema = v.object({
   COMMIT_INTERVAL_MS: v.optional(intFromEnv('COMMIT_INTERVAL_MS', 10, 7_200_000), '1000'),
   MERGE_IDLE_MS: v.optional(intFromEnv('MERGE_IDLE_MS', 0, 86_400_000), '30000'),
   SEARCH_THREADS: v.optional(intFromEnv('SEARCH_THREADS', 0, 64)),
+  SEARCH_ACCOUNT_CONCURRENCY: v.optional(intFromEnv('SEARCH_ACCOUNT_CONCURRENCY', 1, 64)),
+  SEARCH_CHEAP_WORDS: v.optional(intFromEnv('SEARCH_CHEAP_WORDS', 1, 4096), '16'),
+  SEARCH_MAX_CLAUSES: v.optional(intFromEnv('SEARCH_MAX_CLAUSES', 1, 65_536), String(DEFAULT_SEARCH_LIMITS.maxClauses)),
+  SEARCH_MAX_TERMS: v.optional(intFromEnv('SEARCH_MAX_TERMS', 1, 1_000_000), String(DEFAULT_SEARCH_LIMITS.maxTerms)),
+  SEARCH_MAX_PLANNED_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_PLANNED_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxPlannedWork),
+  ),
+  SEARCH_MAX_WORK: v.optional(
+    intFromEnv('SEARCH_MAX_WORK', 1, 1_000_000_000_000),
+    String(DEFAULT_SEARCH_LIMITS.maxWork),
+  ),
+  SEARCH_TIME_BUDGET_MS: v.optional(
+    intFromEnv('SEARCH_TIME_BUDGET_MS', 1, 3_600_000),
+    String(DEFAULT_SEARCH_LIMITS.timeBudgetMs),
+  ),
   INDEXING_API_MAX_BINARY_BYTES: v.optional(
     intFromEnv('INDEXING_API_MAX_BINARY_BYTES', 1, 2_000_000_000),
     String(100 * MB),
@@ -148,6 +190,14 @@ export interface Config {
   mergeIdleMs: number;
   /** Worker threads running searches (src/search/pool.ts); 0 = on the main thread. */
   searchThreads: number;
+  /** Budgets and scheduling of searches (src/search/limits.ts, scheduler.ts). */
+  search: {
+    limits: SearchLimits;
+    /** Searches of one account running at once on the search threads; unset: the threads but one, at least 1. */
+    accountConcurrency?: number;
+    /** Queries of more words than this run in the expensive lane. */
+    cheapWords: number;
+  };
   /** The spec's `indexing_api_max_binary_bytes`: decoded size limit of `binary_base64`. */
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
@@ -316,6 +366,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     commitIntervalMs: e.COMMIT_INTERVAL_MS,
     mergeIdleMs: e.MERGE_IDLE_MS,
     searchThreads: e.SEARCH_THREADS ?? defaultSearchThreads(),
+    search: {
+      limits: {
+        maxClauses: e.SEARCH_MAX_CLAUSES,
+        maxTerms: e.SEARCH_MAX_TERMS,
+        maxPlannedWork: e.SEARCH_MAX_PLANNED_WORK,
+        maxWork: e.SEARCH_MAX_WORK,
+        timeBudgetMs: e.SEARCH_TIME_BUDGET_MS,
+      },
+      accountConcurrency: e.SEARCH_ACCOUNT_CONCURRENCY,
+      cheapWords: e.SEARCH_CHEAP_WORDS,
+    },
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
     requestBodyBudgetBytes: e.REQUEST_BODY_BUDGET_BYTES,

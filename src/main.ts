@@ -74,7 +74,13 @@ async function main(): Promise<void> {
 
   const documents = await openDocuments({ config, index, state, log, now });
   const webSearch = createWebSearchService({ config: config.webSearch, log });
-  const searchRunner = config.searchThreads > 0 ? new SearchPool(index, config.searchThreads, log) : undefined;
+  const searchRunner =
+    config.searchThreads > 0
+      ? new SearchPool(index, config.searchThreads, log, {
+          perAccount: config.search.accountConcurrency,
+          cheapWords: config.search.cheapWords,
+        })
+      : undefined;
   const webAssets = await loadWebAssets();
   const conversations = new ConversationStore({ dir: conversationsDir(config.dataDir), log, now });
   const audit = new AuditLog({

@@ -12,6 +12,9 @@
  *     [--server-prof DIR] [--no-settle] [--threads N]
  *
  * --threads N sets the server's SEARCH_THREADS (default: the server's own default, one per core up to 4).
+ * All searches come from one person, so the server runs with SEARCH_ACCOUNT_CONCURRENCY=64 (every thread
+ * for one account) unless the environment sets it: this measures the server's capacity, and
+ * search/fairness.ts the sharing between accounts.
  *
  * With --keep DIR the data directory is kept (and reused when it already holds
  * the set: pushing is skipped); --push-only stops after pushing and committing;
@@ -85,6 +88,8 @@ function startServer(dataDir: string, port: number, logLevel: 'info' | 'warn'): 
         COMMIT_INTERVAL_MS: '2000',
         LOG_LEVEL: logLevel,
         ...(THREADS !== '' ? { SEARCH_THREADS: THREADS } : {}),
+        // one person sends every search: lift the per-account limit so that they may use every thread
+        SEARCH_ACCOUNT_CONCURRENCY: process.env.SEARCH_ACCOUNT_CONCURRENCY ?? '64',
         ...(process.env.BENCH_MERGE_IDLE_MS ? { MERGE_IDLE_MS: process.env.BENCH_MERGE_IDLE_MS } : {}),
       },
       stdio: ['ignore', 'pipe', 'inherit'],

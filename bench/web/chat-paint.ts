@@ -35,7 +35,7 @@ import { chromium } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import { openMemoryState } from '../../src/state/open.ts';
+import { openMemoryState } from '../../src/open-state.ts';
 import { loadWebAssets } from '../../src/web/assets/store.ts';
 import { machineLine } from '../lib/machine.ts';
 

@@ -2,12 +2,16 @@
  * Query execution over a snapshot: plan the query with global statistics,
  * then per segment open the scorers, compile the filter, and collect the top k
  * (block-max MaxScore after seeding the top k from the rarest term (seed.ts), or
- * exhaustive scoring when pruning is off).
+ * exhaustive scoring when pruning is off). A budget (budget.ts) refuses a plan
+ * whose planned work is over it before any segment is searched, and stops the
+ * search at a window boundary once its work or time is spent: then no later
+ * segment is searched either.
  */
 import type { SegmentReader } from '../segment/types.ts';
 import type { Bm25Params } from '../scoring/bm25.ts';
 import { compileFilter, filterKey, nextSetBit } from './filter.ts';
 import type { FilterCache } from './filter.ts';
+import { plannedWork, type BudgetMeter } from './budget.ts';
 import { buildPlan, buildTermsPlan, openItem, openUnit } from './plan.ts';
 import type { FieldScoring, GlobalStats } from './plan.ts';
 import type { Scorer } from './scorers.ts';
@@ -16,6 +20,7 @@ import { seedTop } from './seed.ts';
 import { collectAll, scoreSegment } from './top-k.ts';
 import type { CollectState, SegmentTask } from './top-k.ts';
 import type { Filter, ParsedQuery } from './types.ts';
+import { QueryError } from './parser.ts';
 
 export interface SnapshotContext {
   segments: readonly SegmentReader[];
@@ -50,19 +55,36 @@ export interface ExecuteOptions {
    * of rare terms; sparse-exhaustive.ts). Default 0.
    */
   exhaustiveMaxCost?: number;
+  /** The search's running budget (shared by the runs of one search), or none. */
+  meter?: BudgetMeter | null;
+  /** Refuse the query (QueryError 'over_budget') when its plan costs more work units than this (budget.ts). */
+  maxPlannedWork?: number;
 }
 
 export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: TopDocs; st: CollectState } {
   const top = new TopDocs(req.k);
-  const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold };
+  const st: CollectState = { count: 0, exact: true, threshold: req.totalHitsThreshold, budget: req.meter ?? null };
   const { stats } = ctx;
   const { filter } = req;
   const pctx = { segments: ctx.segments, fields: ctx.fields, bm25: ctx.bm25, fieldScoring: ctx.fieldScoring };
   const plan = req.query === undefined ? buildTermsPlan(req.terms, pctx, stats) : buildPlan(req.query, pctx, stats);
   if (plan.impossible) return { top, st };
+  if (req.maxPlannedWork !== undefined) {
+    const work = plannedWork(plan, stats, ctx.segments.length);
+    if (work > req.maxPlannedWork) {
+      throw new QueryError(
+        'over_budget',
+        `query would cost up to ${work} work units (postings blocks weighted by its clauses), the limit is ${req.maxPlannedWork}`,
+      );
+    }
+  }
   const fkey = filter ? filterKey(filter) : '';
   ctx.segments.forEach((reader, i) => {
     if (reader.numDocs === 0) return;
+    if (st.budget?.exhausted()) {
+      st.exact = false; // a segment boundary is a window boundary too
+      return;
+    }
     const scoring: Scorer[] = [];
     for (const u of plan.scoring) {
       const s = openUnit(u, reader, stats, i);
@@ -80,6 +102,7 @@ export function executeQuery(ctx: SnapshotContext, req: ExecuteRequest): { top: 
       if (s) excluded.push(s);
     }
     if (!plan.empty && scoring.length === 0 && required.length === 0) return;
+    st.budget?.clauses(scoring.length + required.length + excluded.length);
     let cost = reader.maxDoc;
     if (!plan.empty) {
       cost = required.length > 0 ? Math.min(...required.map((s) => s.cost)) : scoring.reduce((a, s) => a + s.cost, 0);

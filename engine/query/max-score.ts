@@ -54,6 +54,7 @@ import type { WindowColumns } from './bulk-window.ts';
 import { floor as floorOf, isExcluded as isExcludedAt, SAFE as SAFE_MARGIN } from './segment-task.ts';
 import type { CollectState, SegmentTask } from './segment-task.ts';
 import type { TopDocs } from './top-docs.ts';
+import { WINDOWS_PER_CHECK } from './budget.ts';
 
 /**
  * A clause every competitive doc of the window must match: the bounds of all
@@ -366,7 +367,18 @@ export function scoreMaxScore(t: SegmentTask, top: TopDocs, st: CollectState): v
   /** Docs bounded with docBound under a lead in this segment, and how many of them it passed over. */
   let leadBounds = 0;
   let leadPassed = 0;
+  const budget = st.budget ?? null;
+  /** Window boundaries until the budget is asked again (the first one is asked: seeding may have spent it). */
+  let untilCheck = 1;
   while (windowMin < NO_MORE_DOCS) {
+    // A window boundary: every doc below windowMin is scored or pruned exactly.
+    if (budget !== null && --untilCheck === 0) {
+      untilCheck = WINDOWS_PER_CHECK;
+      if (budget.exhausted()) {
+        st.exact = false;
+        return;
+      }
+    }
     const minScore = floor(top, st);
     let boundsValid = false;
     /** Sum of the bounds of the subs asleep in this window (0: none; then leads and partition updates are allowed). */

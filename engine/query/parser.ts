@@ -27,12 +27,37 @@ export interface ParseLimits {
   maxLength: number;
   /** Most clauses (words + phrases) after analysis. Default 1024 (Lucene's maxClauseCount). */
   maxClauses: number;
+  /**
+   * Most index terms the clauses expand into: every alternative and compound part of a word,
+   * every term of a phrase's slots (see countTerms). Default: no limit.
+   */
+  maxTerms: number;
 }
 
-export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({ maxLength: 8192, maxClauses: 1024 });
+export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({
+  maxLength: 8192,
+  maxClauses: 1024,
+  maxTerms: Infinity,
+});
+
+/** Index terms of `clauses`: the alternatives and compound parts of each word, the terms of each phrase slot. */
+export function countTerms(clauses: readonly QueryClause[]): number {
+  let n = 0;
+  for (const c of clauses) {
+    if (c.kind === 'word') n += c.word.terms.length + c.word.parts.length;
+    else for (const slot of c.slots) n += slot.terms.length;
+  }
+  return n;
+}
 
 export type QueryErrorCode =
-  'query_too_long' | 'too_many_clauses' | 'invalid_query' | 'invalid_filter' | 'invalid_request';
+  | 'query_too_long'
+  | 'too_many_clauses'
+  | 'too_many_terms'
+  | 'over_budget'
+  | 'invalid_query'
+  | 'invalid_filter'
+  | 'invalid_request';
 
 /** Typed error of the query layer (bad query text, filter or request parameters). */
 export class QueryError extends Error {
@@ -185,6 +210,11 @@ function parseIn(
   }
   if (clauses.length > maxClauses) {
     throw new QueryError('too_many_clauses', `query has ${clauses.length} clauses, the limit is ${maxClauses}`);
+  }
+  const maxTerms = limits.maxTerms ?? DEFAULT_PARSE_LIMITS.maxTerms;
+  const terms = maxTerms === Infinity ? 0 : countTerms(clauses);
+  if (terms > maxTerms) {
+    throw new QueryError('too_many_terms', `query expands into ${terms} index terms, the limit is ${maxTerms}`);
   }
   return { text, language, clauses };
 }

@@ -3,6 +3,7 @@
  * its scoring clauses and constraints, the accepted docs, the shared counting
  * state, and small helpers they share.
  */
+import type { BudgetMeter } from './budget.ts';
 import type { Scorer } from './scorers.ts';
 import type { TopDocs } from './top-docs.ts';
 
@@ -12,6 +13,8 @@ export interface CollectState {
   exact: boolean;
   /** Exact counting up to this many matches before pruning starts. */
   threshold: number;
+  /** The search's budget (budget.ts): collectors stop at a window boundary once it is exhausted. */
+  budget?: BudgetMeter | null;
 }
 
 /** One segment's work: scoring clauses (canonical order), constraints, accepted docs. */

@@ -33,6 +33,9 @@ export { scoreMaxScore } from './max-score.ts';
 /** Module-local binding (read per doc by the collectors below; see max-score.ts). */
 const isExcluded = isExcludedAt;
 
+/** The doc-at-a-time collectors ask the budget every this many docs (a power of two): their window boundaries. */
+const BUDGET_STRIDE = 128;
+
 /**
  * `mode`: 'pruned' (MaxScore), 'exhaustive', or 'sparse' (exhaustive, term-at-a-time where
  * sparse-exhaustive.ts applies: same hits and scores as 'exhaustive').
@@ -59,7 +62,14 @@ export function scoreExhaustive(t: SegmentTask, top: TopDocs, st: CollectState):
     const d = bits !== null ? advanceMatching(clauses[j], 0, bits) : clauses[j].nextDoc();
     if (d < doc) doc = d;
   }
+  const budget = st.budget ?? null;
+  let seen = 0;
   while (doc !== NO_MORE_DOCS) {
+    // every BUDGET_STRIDE docs a window boundary: the docs below `doc` are scored
+    if (budget !== null && (++seen & (BUDGET_STRIDE - 1)) === 0 && budget.exhausted()) {
+      st.exact = false;
+      return;
+    }
     if (t.accept(doc) && !isExcluded(t.excluded, doc)) {
       st.count++;
       let total = 0;
@@ -83,8 +93,15 @@ export function scoreConjunctive(t: SegmentTask, top: TopDocs, st: CollectState)
   const req = [...t.required].sort((a, b) => a.cost - b.cost);
   const lead = req[0];
   const clauses = t.scoring;
+  const budget = st.budget ?? null;
+  let seen = 0;
   let doc = lead.nextDoc();
   outer: while (doc !== NO_MORE_DOCS) {
+    // every BUDGET_STRIDE lead docs a window boundary: the docs below `doc` are scored
+    if (budget !== null && (++seen & (BUDGET_STRIDE - 1)) === 0 && budget.exhausted()) {
+      st.exact = false;
+      return;
+    }
     for (let i = 1; i < req.length; i++) {
       const r = req[i];
       if (r.doc < doc) r.advance(doc);

@@ -3,6 +3,9 @@
  * searcher, highlights and similarity lookups. engine/index.ts re-exports them.
  */
 import type { Language } from '../analysis/types.ts';
+import type { BudgetCut, SearchBudget } from './budget.ts';
+
+export type { BudgetCut, SearchBudget } from './budget.ts';
 
 /** Filter tree evaluated per segment (see filter.ts). */
 export type Filter =
@@ -57,6 +60,8 @@ export interface SearchRequest {
   offset?: number;
   /** Group near-duplicates (SimHash distance <= 3) into the best-ranked hit. */
   collapseDuplicates?: boolean;
+  /** Work and time limits of this search (query/budget.ts); none by default. */
+  budget?: SearchBudget;
 }
 
 /** Where a hit lives inside the snapshot of the searcher that produced it. */
@@ -89,6 +94,11 @@ export interface SearchResponse {
   total: number;
   totalIsExact: boolean;
   hits: Hit[];
+  /**
+   * Present when the budget stopped the search before it had looked at every doc: `hits`
+   * are then the exact best of the docs it had searched (`totalIsExact` is false).
+   */
+  cut?: BudgetCut;
 }
 
 export interface StoredDoc {

@@ -2,7 +2,8 @@
  * Postings reader: a PostingsIterator over the block format of postings-writer.ts.
  * Skip entries are decoded when the iterator is created (a few bytes per block), blocks
  * are decoded one at a time (their term frequencies on the first freq() in the block),
- * positions only when asked for, impacts only per shallow block.
+ * positions only when asked for, impacts only per shallow block. Every block decoded is
+ * counted per thread (`postingsBlocksDecoded`: the work measure of query budgets).
  */
 import { NO_MORE_DOCS, type Impact, type PostingsIterator } from './types.ts';
 import { ByteReader } from './bytes.ts';
@@ -15,6 +16,14 @@ const NO_BLOCK = new Int32Array(0);
 /** Block scratch of drain() (single-threaded, never held across calls). */
 const scratchDocs = new Int32Array(BLOCK_SIZE);
 const scratchFreqs = new Int32Array(BLOCK_SIZE);
+
+/** Postings blocks decoded on this thread so far (query/budget.ts reads the difference over a search). */
+let blocksDecoded = 0;
+
+/** Postings blocks decoded on this thread so far (monotonic). */
+export function postingsBlocksDecoded(): number {
+  return blocksDecoded;
+}
 
 /** Decoded skip entries of one term (immutable; may be cached and shared by iterators). */
 export interface SkipData {
@@ -275,6 +284,7 @@ export class BlockPostingsIterator implements PostingsIterator {
     for (; b < this.nBlocks; b++) {
       const n = b === this.nBlocks - 1 ? this.meta.docFreq - b * BLOCK_SIZE : BLOCK_SIZE;
       const freqOff = unpackBlock(this.docData, this.docOffs[b], docs, n);
+      blocksDecoded++;
       let prev = b === 0 ? -1 : this.lastDocs[b - 1];
       const from = at;
       for (let i = 0; i < n; i++) {
@@ -362,6 +372,7 @@ export class BlockPostingsIterator implements PostingsIterator {
     }
     const docs = this.docs;
     const pos = unpackBlock(this.docData, this.docOffs[b], docs, n);
+    blocksDecoded++;
     let prev = b === 0 ? -1 : this.lastDocs[b - 1];
     for (let i = 0; i < n; i++) {
       prev += docs[i] + 1;

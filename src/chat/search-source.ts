@@ -1,6 +1,7 @@
 /**
  * The serviceSearch tool's search: `searchWith` (src/search/service.ts)
- * over the documents index, for the key's account email, turned into
+ * over the documents index, for the key's account email, under the same budgets,
+ * account limit and lanes as GET /api/beta/search (a refused query finds nothing), turned into
  * passages for the model (highlights and summary as plain text: `<em>` marks
  * removed, HTML entities decoded). `services.chatSearch` overrides it (tests,
  * benchmarks); without a documents index there is no internal search.
@@ -14,6 +15,7 @@ import { RequestValidationError } from '../errors.ts';
 import { indexingState } from '../controlplane/datasources.ts';
 import { DATA_SOURCE_CATEGORIES } from '../search/schemas.ts';
 import { searchWith, type PlanRunner } from '../search/service.ts';
+import type { SearchLimits } from '../search/limits.ts';
 import type { DocumentService } from '../documents/service.ts';
 import type { StateStore } from '../state/store.ts';
 import type { ChatSearchFn, SearchPassage } from './tools.ts';
@@ -24,6 +26,8 @@ export interface ChatSearchDeps {
   now: () => number;
   documents?: Pick<DocumentService, 'index' | 'dropPending'>;
   searchRunner?: PlanRunner;
+  /** The search budgets (the configuration's), as for GET /api/beta/search. */
+  config: { search: { limits: SearchLimits } };
   /** Replaces the search over `documents` (tests, benchmarks). */
   chatSearch?: ChatSearchFn;
 }
@@ -45,18 +49,19 @@ export function chatSearchFor(services: ChatSearchDeps): ChatSearchFn | undefine
     now: services.now,
     runner: services.searchRunner,
     hidden: (name: string) => documents.dropPending(name),
+    limits: services.config.search.limits,
   };
-  return async (email, params) => {
+  return async (email, params, _signal, log) => {
     const dataSources = knownDataSources(services, params.dataSources);
     if (dataSources?.length === 0) return [];
     let body;
     try {
-      body = await searchWith(deps, email, {
-        query: params.query,
-        count: params.count,
-        dataSources,
-        language: params.language,
-      });
+      body = await searchWith(
+        deps,
+        email,
+        { query: params.query, count: params.count, dataSources, language: params.language },
+        log,
+      );
     } catch (err) {
       if (err instanceof RequestValidationError) return [];
       throw err;

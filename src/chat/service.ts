@@ -25,6 +25,7 @@ import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
 import { CitationWriter } from './citations.ts';
 import { ChatError } from './errors.ts';
 import type { ModelCatalog } from './models.ts';
+import type { Logger } from '../log.ts';
 import { systemPrompt } from './prompt.ts';
 import { analysisLanguage } from '../passages/relevance.ts';
 import {
@@ -63,6 +64,8 @@ export interface CompletionInput {
   files: string[];
   webSearchMode?: WebSearchMode;
   language: Language;
+  /** The request's logger (its searches log budget cuts and refusals on it). */
+  log?: Logger;
 }
 
 export type CompletionEvent =
@@ -155,6 +158,7 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
         searchResults: deps.searchResults,
         registry,
         signal,
+        log: input.log,
       };
       const offered = tools.map((t) => TOOL_SPECS[t]);
       let reported: TokenUsage | undefined;

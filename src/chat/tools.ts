@@ -13,6 +13,7 @@
  */
 import { ServiceError } from '../errors.ts';
 import type { WebSearchMode, WebSearchService } from '../websearch/types.ts';
+import type { Logger } from '../log.ts';
 import { withoutMarkers } from './citations.ts';
 import { ChatError } from './errors.ts';
 import type { Language, Source, ToolCall, ToolSpec } from './types.ts';
@@ -52,7 +53,13 @@ export interface ChatSearchParams {
 }
 
 /** Permission-filtered search for one account email. */
-export type ChatSearchFn = (email: string, params: ChatSearchParams, signal?: AbortSignal) => Promise<SearchPassage[]>;
+export type ChatSearchFn = (
+  email: string,
+  params: ChatSearchParams,
+  signal?: AbortSignal,
+  /** The request's logger (budget cuts and refusals are logged on it). */
+  log?: Logger,
+) => Promise<SearchPassage[]>;
 
 export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
   serviceSearch: {
@@ -117,6 +124,7 @@ export interface ToolDeps {
   searchResults: number;
   registry: SourceRegistry;
   signal: AbortSignal;
+  log?: Logger;
 }
 
 /** The tool message for a call beyond MAX_CALLS_PER_ROUND (it is not run). */
@@ -159,6 +167,7 @@ async function serviceSearch(args: Record<string, unknown>, deps: ToolDeps): Pro
     deps.email,
     { query, count: deps.searchResults, dataSources, language: deps.language },
     deps.signal,
+    deps.log,
   );
   if (hits.length === 0) return `No internal documents match "${query}".`;
   return hits

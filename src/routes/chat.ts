@@ -107,6 +107,7 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
         files: meta.files ?? [],
         webSearchMode: meta.web_search_mode || undefined,
         language: meta.language ?? 'de',
+        log: c.get('log'),
       });
     } catch (err) {
       if (err instanceof ChatError) return fail(c, err);

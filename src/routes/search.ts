@@ -2,7 +2,8 @@
  * GET /api/beta/search (spec, Search endpoint), personal account keys only:
  * the query string is validated with validateSearchQuery (search/schemas.ts)
  * into FastAPI's 422 shape, then the search runs for the key's account email
- * (`searchJsonWith`: on the search worker threads when the server has them).
+ * (`searchJsonWith`: on the search worker threads when the server has them),
+ * under the configured search budgets; a refusal or a budget cut is logged with the request id.
  * A repeated parameter counts with its last value and unknown parameters are
  * ignored, as in FastAPI. Extension: `language=de|en` (query analysis hint).
  */
@@ -23,6 +24,7 @@ export function searchDepsOf(services: Services & { documents: DocumentService }
     now: services.now,
     runner: services.searchRunner,
     hidden: (name: string) => documents.dropPending(name),
+    limits: services.config.search.limits,
   };
 }
 
@@ -36,7 +38,8 @@ export function searchRoutes(services: Services & { documents: DocumentService }
     const raw: Record<string, string> = {};
     for (const [name, values] of Object.entries(c.req.queries())) raw[name] = values[values.length - 1];
     const params = toSearchParams(validateSearchQuery(raw));
-    return c.body(await searchJsonWith(deps, principal.email, params), 200, { 'content-type': 'application/json' });
+    const json = await searchJsonWith(deps, principal.email, params, c.get('log'));
+    return c.body(json, 200, { 'content-type': 'application/json' });
   });
   return app;
 }

@@ -5,9 +5,10 @@
  * Protocol, in message order:
  * - in `{ type: 'snapshot', snapshot }`: the index's current snapshot (engine
  *   SharedSnapshot; segment images in shared memory). Later searches use it.
- * - in `{ type: 'search', id, plan }`: out `{ id, json }` (the response body as JSON
- *   text: strings cross threads cheaply), or `{ id, validation }`
- *   (a RequestValidationError's items: a 422), or `{ id, error }` (a message).
+ * - in `{ type: 'search', id, plan }`: out `{ id, json, cut? }` (the response body as JSON
+ *   text: strings cross threads cheaply; `cut` when a budget stopped the query), or
+ *   `{ id, validation, refused? }` (a RequestValidationError's items: a 422; `refused` names
+ *   the limit of a SearchRefusedError), or `{ id, error }` (a message).
  * - in `{ type: 'select', id, text, question, budget, language }`: out `{ id, json }` with the
  *   parts of an attached file the chat model receives (passages/select.ts selectRelevant), or `{ id, error }`.
  *
@@ -15,8 +16,9 @@
  * owning thread does for searches run there.
  */
 import { parentPort } from 'node:worker_threads';
-import { SnapshotReader, type SharedSnapshot, type Searcher } from '../../engine/index.ts';
+import { SnapshotReader, type BudgetCut, type SharedSnapshot, type Searcher } from '../../engine/index.ts';
 import { RequestValidationError, type ValidationItem } from '../errors.ts';
+import { SearchRefusedError, type RefusalLimit } from './limits.ts';
 import { DOCUMENT_SCHEMA } from '../documents/index-schema.ts';
 import { RelatedCache } from './related-cache.ts';
 import { runPlan, type SearchPlan } from './service.ts';
@@ -48,7 +50,9 @@ export interface SelectJob {
 
 export type WorkerIn = { type: 'snapshot'; snapshot: SharedSnapshot } | SearchJob | SelectJob;
 export type WorkerOut =
-  { id: number; json: string } | { id: number; validation: ValidationItem[] } | { id: number; error: string };
+  | { id: number; json: string; cut?: BudgetCut }
+  | { id: number; validation: ValidationItem[]; refused?: RefusalLimit }
+  | { id: number; error: string };
 
 const port = parentPort;
 if (port) {
@@ -78,12 +82,12 @@ if (port) {
       const tokens = viewers.get(m.viewer);
       if (!tokens) throw new Error(`unknown viewer ${m.viewer}`);
       searcher ??= reader.searcher();
-      out = { id: m.id, json: JSON.stringify(runPlan(searcher, related, { ...m.plan, tokens })) };
+      const { body, cut } = runPlan(searcher, related, { ...m.plan, tokens });
+      out = cut ? { id: m.id, json: JSON.stringify(body), cut } : { id: m.id, json: JSON.stringify(body) };
     } catch (err) {
-      out =
-        err instanceof RequestValidationError
-          ? { id: m.id, validation: err.items }
-          : { id: m.id, error: String((err as Error)?.message ?? err) };
+      if (err instanceof SearchRefusedError) out = { id: m.id, validation: err.items, refused: err.limit };
+      else if (err instanceof RequestValidationError) out = { id: m.id, validation: err.items };
+      else out = { id: m.id, error: String((err as Error)?.message ?? err) };
     }
     port.postMessage(out);
   });

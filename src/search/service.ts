@@ -21,10 +21,16 @@
  *    the same visibility filter; related lists are cached per (snapshot,
  *    token set, document) in related-cache.ts, similar lists also across
  *    snapshots while every listed document is still live (related-cache.ts).
+ *
+ * Budgets (limits.ts) travel in the plan, so every caller searches under the same
+ * ones: a query over a limit of its planned cost is refused (SearchRefusedError,
+ * a 422), and a query that spends its work or time budget answers with the best
+ * hits found so far (`cut`, logged with the caller's request logger).
  */
-import type { Filter, Index, Language, Searcher } from '../../engine/index.ts';
+import type { BudgetCut, Filter, Index, Language, Searcher } from '../../engine/index.ts';
 import { QueryError } from '../../engine/index.ts';
 import { RequestValidationError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import { indexingState } from '../controlplane/datasources.ts';
 import type { SubRecord } from '../controlplane/state.ts';
 import type { StateStore } from '../state/store.ts';
@@ -40,6 +46,7 @@ import { RelatedCache, type StableReuse } from './related-cache.ts';
 import { buildResult, type SearchResult } from './result.ts';
 import { visibilityFilter, visibleTokens, type HiddenDatasource } from './visibility.ts';
 import type { SelectPassagesFn } from '../passages/select.ts';
+import { DEFAULT_SEARCH_LIMITS, logBudget, queryRejection, refusalsLogged, type SearchLimits } from './limits.ts';
 
 export interface SearchDeps {
   state: StateStore;
@@ -51,6 +58,8 @@ export interface SearchDeps {
    * datasource still in the index under the name of one created again (DocumentService.dropPending).
    */
   hidden?: HiddenDatasource;
+  /** The budgets of every search (default: DEFAULT_SEARCH_LIMITS, the configuration's defaults). */
+  limits?: SearchLimits;
 }
 
 export interface SearchResponseBody {
@@ -139,6 +148,8 @@ export interface SearchPlan {
   now: number;
   /** Subs of the datasources that declare any (compound sub values of the records). */
   subs: Record<string, SubRecord[]>;
+  /** The search's budgets. */
+  limits: SearchLimits;
 }
 
 /** Validates `params` for `email` (422 on an unknown data source); null when nothing can be found. */
@@ -161,7 +172,8 @@ export function planSearch(deps: SearchDeps, email: string, params: SearchParams
   if (dates) filters.push(dates);
   const subs: Record<string, SubRecord[]> = {};
   for (const [name, ds] of state.datasources) if (ds.record.subs.length > 0) subs[name] = ds.record.subs;
-  return { query: params.query, language: params.language ?? 'de', tokens, filters, count, offset, now, subs };
+  const limits = deps.limits ?? DEFAULT_SEARCH_LIMITS;
+  return { query: params.query, language: params.language ?? 'de', tokens, filters, count, offset, now, subs, limits };
 }
 
 /**
@@ -175,70 +187,110 @@ function visibilityOf(tokens: readonly string[]): Filter {
   return f;
 }
 
+/** A search's answer and, when a budget stopped its query early, where and why (the body holds the hits found so far). */
+export interface PlanOutcome {
+  body: SearchResponseBody;
+  cut?: BudgetCut;
+}
+
 /** The engine part of a search: one query with near-duplicates collapsed, then the full record per hit. */
-export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchPlan): SearchResponseBody {
+export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchPlan): PlanOutcome {
   const visibility = visibilityOf(plan.tokens);
   const filter = plan.filters.length === 0 ? visibility : { and: [visibility, ...plan.filters] };
+  const { limits } = plan;
   try {
-    const query = searcher.parse(plan.query, plan.language);
-    const found = searcher.search({ query, filter, limit: plan.count, offset: plan.offset, collapseDuplicates: true });
+    const query = searcher.parse(plan.query, plan.language, {
+      maxClauses: limits.maxClauses,
+      maxTerms: limits.maxTerms,
+    });
+    const budget = {
+      maxWork: limits.maxWork,
+      maxMs: limits.timeBudgetMs,
+      maxPlannedWork: limits.maxPlannedWork,
+    };
+    const found = searcher.search({
+      query,
+      filter,
+      limit: plan.count,
+      offset: plan.offset,
+      collapseDuplicates: true,
+      budget,
+    });
     const viewer = related.viewer(plan.tokens);
     const scope = related.viewerScope(searcher.generation, viewer, () => searcher.liveSegmentIds());
     const cache = { store: related, scope, viewer, now: plan.now };
     const subsOf = (datasource: string) => (Object.hasOwn(plan.subs, datasource) ? plan.subs[datasource] : []);
-    return { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
+    const body = { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
+    return found.cut ? { body, cut: found.cut } : { body };
   } catch (err) {
-    if (
-      err instanceof QueryError &&
-      (err.code === 'query_too_long' || err.code === 'too_many_clauses' || err.code === 'invalid_query')
-    ) {
-      throw new RequestValidationError([
-        {
-          type: 'value_error',
-          loc: ['query', 'query'],
-          msg: `Value error, ${err.message}`,
-          input: plan.query,
-          ctx: { error: {} },
-        },
-      ]);
-    }
-    throw err;
+    throw (err instanceof QueryError && queryRejection(err, plan.query)) || err;
   }
 }
 
 /** A search on this thread (tests, tools; the server goes through `searchWith`). */
 export function searchDocuments(deps: SearchDeps, email: string, params: SearchParams): SearchResponseBody {
+  return searchHere(deps, email, params).body;
+}
+
+function searchHere(deps: SearchDeps, email: string, params: SearchParams): PlanOutcome {
   const plan = planSearch(deps, email, params);
-  if (!plan) return { results: [] };
+  if (!plan) return { body: { results: [] } };
   const { related, searcher } = shared(deps.index);
   return runPlan(searcher, related, plan);
 }
 
+/** Who a search is run for: the pool's per-account limit counts searches by `account`. */
+export interface RunFor {
+  account: string;
+}
+
 /** Runs plans elsewhere (the search worker pool, pool.ts). */
 export interface PlanRunner {
-  /** The response body of `plan` as JSON text (serialised where it was made: no object crosses threads). */
-  runJson(plan: SearchPlan): Promise<string>;
+  /**
+   * The response body of `plan` as JSON text (serialised where it was made: no object crosses
+   * threads), with the budget cut when there was one.
+   */
+  runJson(plan: SearchPlan, runFor: RunFor): Promise<{ json: string; cut?: BudgetCut }>;
   /** Optional: the chat's attached-file passages off the serving thread (passages/select.ts). */
   selectPassages?: SelectPassagesFn;
 }
 
-/** The response body as JSON text, from `runner` when given (worker threads), else made on this thread. */
+/**
+ * The response body as JSON text, from `runner` when given (worker threads), else made on this
+ * thread. A budget cut or a refusal is logged on `log` (the request's logger).
+ */
 export async function searchJsonWith(
   deps: SearchDeps & { runner?: PlanRunner },
   email: string,
   params: SearchParams,
+  log?: Logger,
 ): Promise<string> {
-  if (!deps.runner) return JSON.stringify(searchDocuments(deps, email, params));
-  const plan = planSearch(deps, email, params);
-  return plan ? deps.runner.runJson(plan) : JSON.stringify({ results: [] } satisfies SearchResponseBody);
+  const runner = deps.runner;
+  const out = await refusalsLogged(log, () => {
+    if (!runner) {
+      const here = searchHere(deps, email, params);
+      return { json: JSON.stringify(here.body), cut: here.cut };
+    }
+    const plan = planSearch(deps, email, params);
+    return plan
+      ? runner.runJson(plan, { account: email })
+      : { json: JSON.stringify({ results: [] } satisfies SearchResponseBody) };
+  });
+  logBudget(log, out);
+  return out.json;
 }
 
-/** The response body, from `runner` when given (worker threads), else made on this thread. */
+/** The response body, from `runner` when given (worker threads), else made on this thread; logged as searchJsonWith. */
 export async function searchWith(
   deps: SearchDeps & { runner?: PlanRunner },
   email: string,
   params: SearchParams,
+  log?: Logger,
 ): Promise<SearchResponseBody> {
-  if (!deps.runner) return searchDocuments(deps, email, params);
-  return JSON.parse(await searchJsonWith(deps, email, params)) as SearchResponseBody;
+  if (!deps.runner) {
+    const here = await refusalsLogged(log, () => searchHere(deps, email, params));
+    logBudget(log, here);
+    return here.body;
+  }
+  return JSON.parse(await searchJsonWith(deps, email, params, log)) as SearchResponseBody;
 }

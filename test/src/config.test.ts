@@ -101,3 +101,37 @@ test('memory bounds: documented defaults, overrides, and refused values', () => 
       (err: unknown) => err instanceof ConfigError && err.message.includes(`${name}: ${name} must be at least`),
     );
 });
+
+test('search budgets and scheduling: documented defaults, overrides, readable refusals', () => {
+  const d = loadConfig({}).search;
+  assert.deepEqual(d.limits, {
+    maxClauses: 1024,
+    maxTerms: 2048,
+    maxPlannedWork: 400_000,
+    maxWork: 100_000,
+    timeBudgetMs: 1000,
+  });
+  assert.equal(d.accountConcurrency, undefined, 'unset: the search threads but one (the pool decides)');
+  assert.equal(d.cheapWords, 16);
+  const c = loadConfig({
+    SEARCH_MAX_CLAUSES: '64',
+    SEARCH_MAX_TERMS: '100',
+    SEARCH_MAX_PLANNED_WORK: '5000',
+    SEARCH_MAX_WORK: '2000',
+    SEARCH_TIME_BUDGET_MS: '250',
+    SEARCH_ACCOUNT_CONCURRENCY: '3',
+    SEARCH_CHEAP_WORDS: '8',
+  }).search;
+  assert.deepEqual(c, {
+    limits: { maxClauses: 64, maxTerms: 100, maxPlannedWork: 5000, maxWork: 2000, timeBudgetMs: 250 },
+    accountConcurrency: 3,
+    cheapWords: 8,
+  });
+  assert.throws(
+    () => loadConfig({ SEARCH_MAX_WORK: '0', SEARCH_ACCOUNT_CONCURRENCY: 'many' }),
+    (err: unknown) =>
+      err instanceof ConfigError &&
+      /SEARCH_MAX_WORK: SEARCH_MAX_WORK must be at least 1/.test(err.message) &&
+      /SEARCH_ACCOUNT_CONCURRENCY: SEARCH_ACCOUNT_CONCURRENCY must be a whole number/.test(err.message),
+  );
+});

@@ -63,7 +63,10 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     maxPendingBytes: opts.maxPendingBytes,
     statusCompactMinRecords: opts.statusCompactMinRecords,
   });
-  const searchRunner = opts.searchThreads ? new SearchPool(index, opts.searchThreads, silentLogger) : undefined;
+  const scheduling = { perAccount: config.search.accountConcurrency, cheapWords: config.search.cheapWords };
+  const searchRunner = opts.searchThreads
+    ? new SearchPool(index, opts.searchThreads, silentLogger, scheduling)
+    : undefined;
   const services: Services = { ...base, documents, searchRunner, ...opts.services };
   const app = createApp(services);
 

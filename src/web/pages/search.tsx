@@ -2,9 +2,9 @@
  * The search page at `/` (signed in). The address holds the whole state
  * (search/state.ts); the handler validates it with the API's own schema
  * (`validateSearchQuery`, search/schemas.ts), runs the API's domain function
- * (`searchWith`, with the route's dependencies) for the viewer's email with
- * the page language as the analysis hint, and renders the result records as
- * the API gives them (search/view.tsx). A bad parameter is answered 422 with
+ * (`searchWith`, with the route's dependencies and search budgets; cuts and refusals logged on the
+ * request logger) for the viewer's email with the page language as the analysis hint, and renders
+ * the result records as the API gives them (search/view.tsx). A bad parameter is answered 422 with
  * the page and a message saying what to change, never a 500.
  */
 import { Hono } from 'hono';
@@ -54,7 +54,7 @@ export function searchPageRoutes(services: Services, assets: WebAssets): Hono<We
     else if (state.q.trim() !== '') {
       try {
         const params = toSearchParams(validateSearchQuery(apiQuery(state, lang)));
-        const body = await searchWith(deps, viewer.email, params);
+        const body = await searchWith(deps, viewer.email, params, c.get('log'));
         outcome = { kind: 'results', results: body.results, page: pageNumber(state) ?? 1 };
       } catch (err) {
         if (!(err instanceof RequestValidationError)) throw err;

@@ -32,7 +32,7 @@ before(async () => {
     env: { FILES_CONTEXT_CHARS: '600' },
     services: {
       searchRunner: {
-        runJson: (plan) => pool.runJson(plan),
+        runJson: (plan, runFor) => pool.runJson(plan, runFor),
         selectPassages: (text, question, budget, language) => {
           calls.push(text.length);
           return pool.selectPassages(text, question, budget, language);
