@@ -16,7 +16,7 @@
  * left alone; JSON.parse reads it as usual), so the parsed value is the one
  * JSON.parse would give, with each long binary standing in its place.
  */
-import { parseJsonBody } from '../http/json.ts';
+import { parseJsonBody } from '../validation/json-body.ts';
 import type { BlobStore } from './blobs.ts';
 import { Scanner } from './push-body-scanner.ts';
 import type { SpooledBinary } from './spooled.ts';

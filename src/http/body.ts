@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
 import { RequestValidationError } from '../errors.ts';
-import { parseJsonBody } from './json.ts';
+import { parseJsonBody } from '../validation/json-body.ts';
 import { validate } from '../validation/pydantic.ts';
 
 /** Parse the body as JSON; an empty body is `undefined` (reported as a missing body). */

@@ -1,6 +1,6 @@
 /**
  * JSON request text to a value, with parse errors in the Pydantic v2 `json_invalid` shape
- * (`loc: ["body", <character position>]`). Shared by the body readers (body.ts and the
+ * (`loc: ["body", <character position>]`). Shared by the body readers (src/http/body.ts and the
  * streaming push reader, which maps positions back to the body as sent).
  */
 import { RequestValidationError } from '../errors.ts';
