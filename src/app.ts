@@ -35,6 +35,9 @@ import { SignInThrottle } from './sessions/throttle.ts';
 import { webRoutes } from './web/index.tsx';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { adminAnalyticsRoutes } from './routes/admin.analytics.ts';
 import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -44,10 +47,19 @@ export function createApp(given: Services): Hono<AppEnv> {
   const conversations =
     given.conversations ??
     new ConversationStore({ dir: conversationsDir(given.config.dataDir), log: given.log, now: given.now });
+  const analytics =
+    given.analytics ??
+    new SearchAnalytics({
+      dir: analyticsDir(given.config.dataDir),
+      log: given.log,
+      now: given.now,
+      ...given.config.analytics,
+    });
   const services: Services = {
     ...given,
     signInThrottle: given.signInThrottle ?? new SignInThrottle(),
     conversations,
+    analytics,
     oidc:
       given.oidc ??
       (oidcConfig &&
@@ -106,6 +118,8 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
   app.route('/', conversationRoutes({ ...services, conversations }));
+  app.route('/', analyticsRoutes(services, analytics));
+  app.route('/', adminAnalyticsRoutes(services, analytics));
   if (services.connectors) app.route('/', adminConnectorRoutes({ ...services, connectors: services.connectors }));
   if (services.documents) app.route('/', searchRoutes({ ...services, documents: services.documents }));
   app.route('/', openApiRoutes(services));

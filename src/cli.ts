@@ -68,6 +68,8 @@ const VARIABLE_HELP: Record<Variable, string> = {
   SESSION_MAX_HOURS: 'a browser session ends this many hours after sign-in, whatever its use',
   TRUST_PROXY: 'trust X-Forwarded-For/-Proto/-Host from a reverse proxy (client address, https cookies, origin)',
   AUDIT_RETENTION_DAYS: 'days the audit log keeps its records; 0 keeps them forever',
+  ANALYTICS: 'search analytics and answer feedback: off, on (with the account) or anonymous',
+  ANALYTICS_RETENTION_DAYS: 'days search analytics are kept; 0 keeps them forever',
   PASSWORD_SIGNIN: 'let people sign in with local passwords (false: single sign-on only)',
   OIDC_ISSUER: 'OpenID Connect issuer URL for single sign-on (discovery at /.well-known/openid-configuration)',
   OIDC_CLIENT_ID: 'client id registered with the OpenID provider',

@@ -31,6 +31,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MB = 1_000_000;
 
+/** Search analytics (src/analytics/): not recorded, recorded with the account, or without it. */
+export const ANALYTICS_MODES = ['off', 'on', 'anonymous'] as const;
+export type AnalyticsMode = (typeof ANALYTICS_MODES)[number];
+
 /** The budgets of one search (src/search/limits.ts; README, Search budgets). */
 export interface SearchLimits {
   /** SEARCH_MAX_CLAUSES: words and phrases of a query after analysis. */
@@ -141,6 +145,16 @@ export const EnvSchema = v.object({
   SESSION_MAX_HOURS: v.optional(intFromEnv('SESSION_MAX_HOURS', 1, 8_760), '168'),
   TRUST_PROXY: v.optional(boolFromEnv('TRUST_PROXY'), 'false'),
   AUDIT_RETENTION_DAYS: v.optional(intFromEnv('AUDIT_RETENTION_DAYS', 0, 36_500), '365'),
+  ANALYTICS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(ANALYTICS_MODES, `ANALYTICS must be one of ${ANALYTICS_MODES.join(', ')}`),
+    ),
+    'anonymous',
+  ),
+  ANALYTICS_RETENTION_DAYS: v.optional(intFromEnv('ANALYTICS_RETENTION_DAYS', 0, 36_500), '90'),
   PASSWORD_SIGNIN: v.optional(boolFromEnv('PASSWORD_SIGNIN'), 'true'),
   OIDC_ISSUER: v.optional(v.pipe(v.string(), v.trim(), v.url('OIDC_ISSUER must be a URL'))),
   OIDC_CLIENT_ID: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
@@ -266,6 +280,12 @@ export interface Config {
   };
   /** Days the audit log keeps (src/audit/); 0 keeps everything. */
   auditRetentionDays: number;
+  /** Search analytics and answer feedback (src/analytics/). */
+  analytics: {
+    mode: AnalyticsMode;
+    /** Days the records are kept; 0 keeps everything. */
+    retentionDays: number;
+  };
   /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
   connectorSecret?: string;
   /** Uploaded chat files (src/files/). */
@@ -428,6 +448,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             },
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    analytics: { mode: e.ANALYTICS, retentionDays: e.ANALYTICS_RETENTION_DAYS },
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
     connectorSecret: e.CONNECTOR_SECRET,
   };

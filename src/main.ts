@@ -4,7 +4,7 @@
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
  * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
  * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
- * the audit log, the conversation files and the state). `npm start` runs this file; `--version` and `--help`
+ * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
  * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { SearchPool } from './search/pool.ts';
 import { closeSharedPool, configureSharedPool } from '../extractors/index.ts';
 import { loadWebAssets } from './web/assets/store.ts';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
+import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 import { ConnectorScheduler } from './connectors/scheduler.ts';
 import { runConnectorCommand } from './connector-command.ts';
 import { UploadSessions } from './uploads/sessions.ts';
@@ -89,6 +90,12 @@ async function main(): Promise<void> {
     now,
     retentionDays: config.auditRetentionDays,
   });
+  const analytics = new SearchAnalytics({
+    dir: analyticsDir(config.dataDir),
+    log: log.child({ component: 'analytics' }),
+    now,
+    ...config.analytics,
+  });
   const connectors = new ConnectorScheduler({ config, state, documents, log, now });
   await connectors.start({ background: true });
   const uploads = await UploadSessions.open(join(config.dataDir, 'uploads'), {
@@ -109,6 +116,7 @@ async function main(): Promise<void> {
     webAssets,
     audit,
     conversations,
+    analytics,
     connectors,
     uploads,
   };
@@ -147,6 +155,7 @@ async function main(): Promise<void> {
       await index.close();
       await closeSharedPool();
       await audit.close();
+      await analytics.close();
       await conversations.close();
       await state.close();
       log.info('stopped');

@@ -15,6 +15,7 @@ import type { OidcSignIn } from './sessions/oidc.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
 import type { WebAssets } from './build/web-assets.ts';
 import type { ConversationStore } from './conversations/store.ts';
+import type { SearchAnalytics } from './analytics/analytics.ts';
 import type { ConnectorScheduler } from './connectors/scheduler.ts';
 import type { UploadSessions } from './uploads/sessions.ts';
 
@@ -44,6 +45,8 @@ export interface Services {
   oidc?: OidcSignIn;
   /** Saved chat conversations per account; createApp makes one under DATA_DIR when absent. */
   conversations?: ConversationStore;
+  /** Search analytics and answer feedback; createApp makes one under DATA_DIR/analytics when absent. */
+  analytics?: SearchAnalytics;
   /** The browser assets (src/web/assets/store.ts loadWebAssets); the pages are served only when present. */
   webAssets?: WebAssets;
   /** Runs the connectors (src/connectors/); absent: no connectors API. */

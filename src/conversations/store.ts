@@ -12,7 +12,7 @@
  * answered. After a delete or a replacement the file is compacted when more
  * than half of it (and at least COMPACT_MIN_DEAD_BYTES) is dead records.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { conflict, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -119,6 +119,21 @@ export class ConversationStore {
       await log.append({ type: 'deleted', id, at: this.iso() });
       await this.maybeCompact(accountId, log);
       return { id, deleted: true as const };
+    });
+  }
+
+  /**
+   * Erase every conversation of an account, its file included (the account
+   * is being deleted); answers how many conversations there were. An
+   * operation queued behind the erase opens a new, empty file.
+   */
+  eraseAccount(accountId: string): Promise<number> {
+    return this.run(accountId, async (log) => {
+      const count = log.list().length;
+      this.slots.delete(accountId);
+      await log.close();
+      await rm(log.path, { force: true });
+      return count;
     });
   }
 

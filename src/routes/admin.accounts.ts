@@ -1,13 +1,15 @@
 /**
  * Admin API, accounts: create, list and delete accounts (master key or an
- * administrator account). Deleting an account revokes its keys. An account
+ * administrator account). Deleting an account revokes its keys, ends its
+ * sessions and erases its saved conversations and analytics history. An account
  * caller may create or delete only accounts whose roles it holds itself (403).
  *   POST   /api/admin/accounts          {email, name?, roles?} -> account
  *   GET    /api/admin/accounts          -> {accounts: [account with keys, no secrets]}
  *   DELETE /api/admin/accounts/{email}  -> {email, deleted: true, revoked_keys}
  */
 import { Hono } from 'hono';
-import { createAccount, deleteAccount, listAccounts } from '../accounts/accounts.ts';
+import { removeAccount } from '../account-removal.ts';
+import { createAccount, listAccounts } from '../accounts/accounts.ts';
 import { actorOf } from '../accounts/principal.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
@@ -27,7 +29,7 @@ export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
   app.get('/api/admin/accounts', admin, (c) => c.json({ accounts: listAccounts(services) }));
 
   app.delete('/api/admin/accounts/:email', admin, async (c) => {
-    const result = await deleteAccount(services, c.req.param('email'), actorOf(c.get('principal')));
+    const result = await removeAccount(services, c.req.param('email'), actorOf(c.get('principal')));
     return c.json({ email: result.email, deleted: true, revoked_keys: result.revoked_keys });
   });
 

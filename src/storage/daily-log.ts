@@ -8,13 +8,22 @@
  * Used for the audit log and search analytics: records that must survive a
  * crash once acknowledged, are only ever added, and age out by date.
  * At start, a torn tail of a day file (kill -9 mid-append) is cut off.
+ *
+ * `removeWhere` is the one exception to "only ever added": it physically
+ * removes matching records (a person's right to erasure), rewriting each
+ * affected day file crash-safely (temporary file, fsync, rename; a crash
+ * leaves the old or the new file, and a leftover temporary file is removed at
+ * the next start). Appends and removals are ordered: an append made before a
+ * removal started is written first and is subject to it.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
-import { RecordLogWriter, replayFile, scanFile } from './record-log.ts';
+import { encodeFrames } from './frame.ts';
+import { RecordLogWriter, replaceFileDurably, replayFile, scanFile } from './record-log.ts';
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.log$/;
+const TEMP_FILE = /^\d{4}-\d{2}-\d{2}\.log\.tmp$/;
 const DAY_MS = 86_400_000;
 
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -31,6 +40,10 @@ export class DailyLog<T extends { at: string }> {
   private writer: RecordLogWriter | undefined;
   private writerDay = '';
   private readonly ready: Promise<void>;
+  /** The last queued change (an append's writer choice, or a removal): changes run one at a time. */
+  private tail: Promise<unknown> = Promise.resolve();
+  /** The closing of the previous day's writer (its last appends may still be in flight). */
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: DailyLogOptions) {
     this.ready = this.open();
@@ -38,6 +51,9 @@ export class DailyLog<T extends { at: string }> {
 
   private async open(): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
+    for (const name of await readdir(this.options.dir)) {
+      if (TEMP_FILE.test(name)) await rm(join(this.options.dir, name), { force: true });
+    }
     const today = dayOf(this.options.now());
     // Only the newest day file can have a torn tail (older days were closed by a later append).
     const newest = (await this.days())[0];
@@ -72,18 +88,61 @@ export class DailyLog<T extends { at: string }> {
       .reverse();
   }
 
-  /** Append one record (its `at` is set by the caller); resolves once durable. */
-  async append(record: T): Promise<void> {
-    await this.ready;
-    const day = dayOf(Date.parse(record.at));
+  /** Run `change` after every change queued before it (the ready state included). */
+  private serial<R>(change: () => Promise<R>): Promise<R> {
+    const run = this.tail.then(() => this.ready).then(change);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The writer of `day`'s file, switching files when the day changed. */
+  private async writerFor(day: string): Promise<RecordLogWriter> {
     if (day !== this.writerDay || !this.writer) {
       const size = (await scanFile(join(this.options.dir, `${day}.log`)))?.goodBytes ?? 0;
       this.writerDay = day;
       const previous = this.closeWriter();
+      this.closing = previous?.catch(() => undefined);
       this.writer = new RecordLogWriter(join(this.options.dir, `${day}.log`), { size, after: previous });
       void this.prune();
     }
-    await this.writer.append(new TextEncoder().encode(JSON.stringify(record)));
+    return this.writer;
+  }
+
+  /** Append one record (its `at` is set by the caller); resolves once durable. */
+  async append(record: T): Promise<void> {
+    const bytes = new TextEncoder().encode(JSON.stringify(record));
+    // Only the writer choice is serialised; the write itself joins the writer's group commit.
+    const queued = await this.serial(async () => {
+      const writer = await this.writerFor(dayOf(Date.parse(record.at)));
+      return { durable: writer.append(bytes) };
+    });
+    await queued.durable;
+  }
+
+  /**
+   * Physically remove the records matching `match` from every day file; answers how many were
+   * removed. Each changed file is replaced crash-safely; unchanged files are not written.
+   */
+  removeWhere(match: (r: T) => boolean): Promise<number> {
+    return this.serial(async () => {
+      await this.closing;
+      await this.writer?.drained();
+      let removed = 0;
+      for (const day of await this.days()) {
+        const path = join(this.options.dir, `${day}.log`);
+        const records = (await scanFile(path))?.records ?? [];
+        const kept = records.filter((r) => !match(JSON.parse(new TextDecoder().decode(r)) as T));
+        if (kept.length === records.length) continue;
+        if (day === this.writerDay && this.writer) {
+          await this.writer.close();
+          this.writer = undefined;
+          this.writerDay = '';
+        }
+        await replaceFileDurably(path, encodeFrames(kept));
+        removed += records.length - kept.length;
+      }
+      return removed;
+    });
   }
 
   /**
@@ -92,6 +151,7 @@ export class DailyLog<T extends { at: string }> {
    */
   async query(range: { fromMs: number; toMs: number }, keep: (r: T) => boolean, limit: number): Promise<T[]> {
     await this.ready;
+    await this.tail;
     await this.writer?.drained();
     const first = dayOf(range.fromMs);
     const last = dayOf(range.toMs);
@@ -114,6 +174,7 @@ export class DailyLog<T extends { at: string }> {
   /** Every record of the range, oldest first, day by day (export). */
   async *stream(range: { fromMs: number; toMs: number }): AsyncGenerator<T> {
     await this.ready;
+    await this.tail;
     await this.writer?.drained();
     const days = (await this.days()).reverse();
     for (const day of days) {
@@ -125,6 +186,14 @@ export class DailyLog<T extends { at: string }> {
         if (at >= range.fromMs && at <= range.toMs) yield record;
       }
     }
+  }
+
+  /** Resolves when every append made so far has settled (durable or failed). */
+  async drained(): Promise<void> {
+    await this.ready;
+    await this.tail;
+    await this.closing;
+    await this.writer?.drained();
   }
 
   /** Delete the day files older than the retention. */
@@ -142,6 +211,8 @@ export class DailyLog<T extends { at: string }> {
   }
 
   async close(): Promise<void> {
+    await this.ready;
+    await this.tail;
     await this.ready;
     await this.writer?.close();
   }

@@ -4,7 +4,8 @@
  *
  * - `/assets/*`: the stylesheet, browser modules and icon (assets/store.ts),
  *   content-hashed, cached for a year, Brotli or gzip as the browser accepts.
- * - Pages (`/`, `/chat…`, `/signin…`, `/signout`, `/settings/…`): security
+ * - Pages (`/`, `/chat…`, `/signin…`, `/signout`, `/settings/…`,
+ *   `/admin/analytics`): security
  *   headers (security.ts), compression, the viewer and language (viewer.ts);
  *   signed-in pages send visitors to `/signin` first.
  * Pages read data only through the domain functions the API uses, for the
@@ -23,15 +24,17 @@ import { t } from './i18n/i18n.ts';
 import { Page } from './layout.tsx';
 import { chatPageRoutes } from './pages/chat.tsx';
 import { searchPageRoutes } from './pages/search.tsx';
+import { searchHistoryRoutes } from './pages/search/history.tsx';
+import { analyticsPageRoutes } from './pages/admin/analytics.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
 import { ssoRoutes } from './pages/sso.tsx';
 import { securityHeaders } from './security.ts';
 import { FormTokenError, loadViewer, requireViewer, safeNext } from './viewer.ts';
 
 /** Paths of the pages (the API's paths are never touched by the page middleware). */
-export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?)$/;
+export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?|admin\/analytics)$/;
 /** Pages that need a signed-in viewer. */
-const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?)$/;
+const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?|admin\/analytics)$/;
 
 function serveAsset(assets: WebAssets) {
   return (c: Context<WebEnv>) => {
@@ -96,6 +99,8 @@ export function webRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   app.route('/', ssoRoutes(services, assets));
   app.route('/', searchPageRoutes(services, assets));
   app.route('/', chatPageRoutes(services, assets));
+  app.route('/', searchHistoryRoutes(services));
+  app.route('/', analyticsPageRoutes(services, assets));
 
   app.onError((err, c) => {
     const lang = c.get('lang') ?? 'de';

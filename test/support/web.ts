@@ -3,18 +3,20 @@
  * real durable queue, real state) with the browser assets, listening on
  * 127.0.0.1 on a free port, plus helpers to make people (account, password,
  * datasource registration) and to drive page forms over plain HTTP with a
- * cookie jar. Browser tests add Chromium (browser.ts).
+ * cookie jar. Search analytics record under `<dir>/analytics` (ANALYTICS in
+ * `env` chooses the mode). Browser tests add Chromium (browser.ts).
  */
 import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { MASTER_KEY as MASTER } from './app.ts';
+import { MASTER_KEY as MASTER, testConfig } from './app.ts';
 import { docsHarness, type DocsHarnessOptions } from './documents.ts';
 import { loadWebAssets, type WebAssets } from '../../src/web/assets/store.ts';
 import { ConversationStore, conversationsDir } from '../../src/conversations/store.ts';
 import { silentLogger } from '../../src/log.ts';
+import { analyticsDir, SearchAnalytics } from '../../src/analytics/analytics.ts';
 
 let assets: Promise<WebAssets> | undefined;
 /** The assets, built once per test process. */
@@ -29,10 +31,18 @@ export interface Person {
 export async function webServer(opts: DocsHarnessOptions = {}) {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'web-test-')));
   const conversations = new ConversationStore({ dir: conversationsDir(dir), log: silentLogger, now: () => Date.now() });
+  const analytics =
+    opts.services?.analytics ??
+    new SearchAnalytics({
+      dir: analyticsDir(dir),
+      log: silentLogger,
+      now: opts.now ?? (() => Date.now()),
+      ...testConfig({ DATA_DIR: dir, ...opts.env }).analytics,
+    });
   const h = await docsHarness({
     ...opts,
     dir,
-    services: { webAssets: await testAssets(), conversations, ...opts.services },
+    services: { webAssets: await testAssets(), conversations, analytics, ...opts.services },
   });
   const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -71,6 +81,7 @@ export async function webServer(opts: DocsHarnessOptions = {}) {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await conversations.close();
+      await analytics.close();
       await h.close(opts.dir === undefined);
     },
   };

@@ -7,6 +7,7 @@
 import { api, type Message } from './chat/api.ts';
 import { Composer } from './chat/composer.ts';
 import { Conversation, type CompletionOptions } from './chat/conversation.ts';
+import { setFeedbackEnabled } from './chat/feedback.ts';
 import { HistoryList } from './chat/history.ts';
 import { setDatasourceNames, SourcesPanel } from './chat/sources.ts';
 import { el, setMessages, tr } from './chat/text.ts';
@@ -17,6 +18,8 @@ interface ChatPageData {
   conversationId: string | null;
   maxFileBytes: number;
   datasources: Record<string, string>;
+  /** Whether answers offer feedback (search analytics are recorded). */
+  feedback: boolean;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -26,6 +29,7 @@ function start(): void {
   if (!data) return;
   setMessages(data.t);
   setDatasourceNames(data.datasources);
+  setFeedbackEnabled(data.feedback);
   const log = $<HTMLElement>('chat-log');
   const intro = log.firstElementChild?.cloneNode(true);
   const statusLine = $<HTMLElement>('chat-status');

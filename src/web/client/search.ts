@@ -9,8 +9,11 @@
  * - the control that applied a filter has the focus again on the new page;
  * - empty fields are left out of the address, so it stays short;
  * - a page restored by the back button shows the filters of its address.
+ * - clicks on results are reported for search analytics (search/clicks.ts).
  * It only moves focus and toggles `hidden`: no markup is written.
  */
+import { trackClicks } from './search/clicks.ts';
+
 const FOCUS_KEY = 'search.focus';
 /** A change this soon after a key press in the filters came from the keyboard. */
 const KEY_WINDOW_MS = 500;
@@ -96,3 +99,4 @@ if (form) {
 }
 document.addEventListener('keydown', focusShortcut);
 restoreFocus();
+trackClicks();

@@ -63,4 +63,12 @@ export const chatDe: Translation<typeof chatEn> = {
   'chat.notFound': 'Diese Unterhaltung gibt es nicht, oder sie wurde gelöscht.',
   'chat.loadFailed': 'Die Unterhaltung konnte nicht geladen werden: {reason}',
   'chat.offline': 'Der Server ist nicht erreichbar',
+  'chat.feedback': 'War diese Antwort hilfreich?',
+  'chat.feedbackUp': 'Hilfreich',
+  'chat.feedbackDown': 'Nicht hilfreich',
+  'chat.feedbackComment': 'Kommentar (freiwillig)',
+  'chat.feedbackSend': 'Kommentar senden',
+  'chat.feedbackThanks': 'Danke für Ihre Rückmeldung.',
+  'chat.feedbackSent': 'Danke, Ihr Kommentar wurde gesendet.',
+  'chat.feedbackFailed': 'Die Rückmeldung wurde nicht gesendet: {reason}',
 };

@@ -58,4 +58,12 @@ export const chatEn = {
   'chat.notFound': 'This conversation does not exist, or it was deleted.',
   'chat.loadFailed': 'The conversation could not be loaded: {reason}',
   'chat.offline': 'the server cannot be reached',
+  'chat.feedback': 'Was this answer helpful?',
+  'chat.feedbackUp': 'Helpful',
+  'chat.feedbackDown': 'Not helpful',
+  'chat.feedbackComment': 'Comment (optional)',
+  'chat.feedbackSend': 'Send comment',
+  'chat.feedbackThanks': 'Thank you for your feedback.',
+  'chat.feedbackSent': 'Thank you, your comment was sent.',
+  'chat.feedbackFailed': 'The feedback was not sent: {reason}',
 } as const;

@@ -1,4 +1,5 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
+import { analyticsDe } from './analytics.de.ts';
 import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
 import { searchDe } from './search.de.ts';
@@ -55,4 +56,4 @@ const common = {
   'error.back': 'Zurück zur Suche',
 };
 
-export const de: Messages = { ...common, ...searchDe, ...chatDe };
+export const de: Messages = { ...common, ...searchDe, ...chatDe, ...analyticsDe };

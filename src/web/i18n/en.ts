@@ -1,8 +1,9 @@
 /**
  * English messages of the pages: the shared ones here, each page's in its own
- * file (search.en.ts, chat.en.ts). de.ts must have exactly the same keys
+ * file (search.en.ts, chat.en.ts, analytics.en.ts). de.ts must have exactly the same keys
  * (checked by its type). Placeholders are `{name}`.
  */
+import { analyticsEn } from './analytics.en.ts';
 import { chatEn } from './chat.en.ts';
 import { searchEn } from './search.en.ts';
 
@@ -57,7 +58,7 @@ const common = {
   'error.back': 'Back to search',
 } as const;
 
-export const en = { ...common, ...searchEn, ...chatEn } as const;
+export const en = { ...common, ...searchEn, ...chatEn, ...analyticsEn } as const;
 
 export type Messages = { readonly [K in keyof typeof en]: string };
 /** The German counterpart of an English message group. */

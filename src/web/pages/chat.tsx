@@ -36,6 +36,8 @@ export interface ChatPageData {
   maxFileBytes: number;
   /** Display names of the datasources the viewer is registered on (citations name datasources by slug). */
   datasources: Record<string, string>;
+  /** Whether answers offer thumbs up/down with a comment (search analytics are recorded). */
+  feedback: boolean;
 }
 
 function datasourceLabels(services: Services, email: string): Record<string, string> {
@@ -139,6 +141,7 @@ export function chatPageRoutes(services: Services, assets: WebAssets): Hono<WebE
       conversationId,
       maxFileBytes: config.files.maxBytes,
       datasources: datasourceLabels(services, c.get('viewer')?.email ?? ''),
+      feedback: (services.analytics?.mode ?? 'off') !== 'off',
     };
     return c.html(
       <Page

@@ -5,7 +5,9 @@
  * (`searchWith`, with the route's dependencies and search budgets; cuts and refusals logged on the
  * request logger) for the viewer's email with the page language as the analysis hint, and renders
  * the result records as the API gives them (search/view.tsx). A bad parameter is answered 422 with
- * the page and a message saying what to change, never a 500.
+ * the page and a message saying what to change, never a 500. A result page
+ * shown is recorded for search analytics (search/tracking.ts), and the page
+ * ends with the viewer's search-history notice (search/history.tsx).
  */
 import { Hono } from 'hono';
 import { RequestValidationError, type ValidationItem } from '../../errors.ts';
@@ -22,6 +24,8 @@ import { safeNext } from '../viewer.ts';
 import { sourceNames } from './search/labels.ts';
 import { apiQuery, pageNumber, readState } from './search/state.ts';
 import { SearchView, type Outcome } from './search/view.tsx';
+import { DELETED_PARAM, SearchHistory } from './search/history.tsx';
+import { trackResults, type SearchTracking } from './search/tracking.ts';
 
 /** Characters of the query shown in the window title. */
 const TITLE_CHARS = 80;
@@ -50,12 +54,15 @@ export function searchPageRoutes(services: Services, assets: WebAssets): Hono<We
     const state = readState(url.searchParams);
     const names = sourceNames(indexingState(services), viewer.email);
     let outcome: Outcome = { kind: 'start' };
+    let tracking: SearchTracking | undefined;
     if (!deps) outcome = { kind: 'unavailable' };
     else if (state.q.trim() !== '') {
       try {
-        const params = toSearchParams(validateSearchQuery(apiQuery(state, lang)));
+        const raw = apiQuery(state, lang);
+        const params = toSearchParams(validateSearchQuery(raw));
         const body = await searchWith(deps, viewer.email, params, c.get('log'));
         outcome = { kind: 'results', results: body.results, page: pageNumber(state) ?? 1 };
+        tracking = trackResults(services.analytics, viewer, raw, body.results, outcome.page);
       } catch (err) {
         if (!(err instanceof RequestValidationError)) throw err;
         outcome = { kind: 'invalid', problems: problemsOf(err.items) };
@@ -72,9 +79,16 @@ export function searchPageRoutes(services: Services, assets: WebAssets): Hono<We
         viewer={viewer}
         current="search"
         scripts={['search']}
+        data={tracking && { analytics: tracking }}
         here={safeNext(url.pathname + url.search)}
       >
         <SearchView lang={lang} state={state} names={names} outcome={outcome} />
+        <SearchHistory
+          lang={lang}
+          services={services}
+          formToken={c.get('formToken')}
+          deleted={url.searchParams.get(DELETED_PARAM)}
+        />
       </Page>,
       outcome.kind === 'invalid' ? 422 : 200,
     );

@@ -99,7 +99,7 @@ test('keyboard alone: type, Enter sends, Tab reaches a citation chip, Enter open
   await page.keyboard.press('Enter');
   await answered(page);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'chat-prompt', 'the focus stays in the box');
-  // Backwards from the message box: the answer's actions, then its citation chips.
+  // Backwards from the message box: the answer's rating buttons, its actions, then its citation chips.
   const visited: string[] = [];
   for (let i = 0; i < 10; i++) {
     await page.keyboard.press('Shift+Tab');
@@ -108,8 +108,8 @@ test('keyboard alone: type, Enter sends, Tab reaches a citation chip, Enter open
     if ((await page.evaluate(() => document.activeElement?.className)) === 'cite') break;
   }
   assert.deepEqual(
-    visited.slice(0, 3).map((x) => x.replace(/\d+/, 'n')),
-    ['Regenerate', 'Sources (n)', 'Copy'],
+    visited.slice(0, 5).map((x) => x.replace(/\d+/, 'n')),
+    ['Not helpful', 'Helpful', 'Regenerate', 'Sources (n)', 'Copy'],
   );
   await page.keyboard.press('Enter');
   await page.locator('#chat-sources').waitFor({ state: 'visible' });

@@ -9,6 +9,7 @@
  * replace the saved one (`replace_from`).
  */
 import { api, ApiError, startCompletion, type Citation, type FileRef, type Message } from './api.ts';
+import { feedbackRow } from './feedback.ts';
 import { AssistantMessage, userMessage, type AnswerActions } from './message.ts';
 import { completionEvent, sseData } from './sse.ts';
 import { tr } from './text.ts';
@@ -58,9 +59,11 @@ export class Conversation {
     this.saved = messages.length;
     this.answers = [];
     this.view.log.replaceChildren();
+    let question = '';
     for (const m of this.messages) {
       if (m.role === 'user') this.view.log.append(userMessage(m.content, m.files));
-      else this.newAnswer().restore(m.content, m.citations ?? []);
+      else this.newAnswer(question).restore(m.content, m.citations ?? []);
+      if (m.role === 'user') question = m.content;
     }
     this.updateRegenerate();
   }
@@ -93,8 +96,13 @@ export class Conversation {
     this.controller?.abort();
   }
 
-  private newAnswer(): AssistantMessage {
-    const answer = new AssistantMessage({ ...this.view.actions, regenerate: () => void this.regenerate() });
+  /** A new answer element for `question` (what its feedback refers to). */
+  private newAnswer(question: string): AssistantMessage {
+    const answer: AssistantMessage = new AssistantMessage({
+      ...this.view.actions,
+      regenerate: () => void this.regenerate(),
+      feedback: () => feedbackRow(() => ({ question, answer: answer.content, conversationId: this.id })),
+    });
     this.answers.push(answer);
     this.view.log.append(answer.el);
     return answer;
@@ -122,7 +130,7 @@ export class Conversation {
 
   /** Stream an answer to the messages so far, then save. */
   private async answer(): Promise<void> {
-    const answer = this.newAnswer();
+    const answer = this.newAnswer(this.messages.at(-1)?.content ?? '');
     this.updateRegenerate();
     answer.showWorking(true);
     const controller = new AbortController();

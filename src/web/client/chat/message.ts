@@ -3,7 +3,8 @@
  * breaks kept) and the files sent with it. An assistant answer renders its
  * streamed text as safe Markdown (markdown.ts) with citation chips, then, once
  * complete, its actions: copy, the sources, and regenerate (on the last
- * answer). Every text is set as text, never as markup.
+ * answer), and the feedback row (feedback.ts) when the page has one. Every
+ * text is set as text, never as markup.
  */
 import type { Citation, FileRef } from './api.ts';
 import { StreamingText, type CiteFn } from './markdown.ts';
@@ -27,6 +28,8 @@ export interface AnswerActions {
   cite(citations: Citation[] | undefined, n: number | undefined, opener: HTMLElement): void;
   copy(text: string): void;
   regenerate(): void;
+  /** The feedback row of a complete answer (null: none). */
+  feedback?(): HTMLElement | null;
 }
 
 export class AssistantMessage {
@@ -36,6 +39,7 @@ export class AssistantMessage {
   private readonly actions = el('div', 'msg-actions');
   private readonly regen = button(tr('chat.regenerate'));
   private readonly text: StreamingText;
+  private feedback: HTMLElement | null = null;
   citations: Citation[] | undefined;
 
   constructor(private readonly on: AnswerActions) {
@@ -101,6 +105,10 @@ export class AssistantMessage {
     buttons.push(this.regen);
     this.actions.replaceChildren(...buttons);
     this.actions.hidden = false;
+    if (!this.feedback && this.text.value !== '') {
+      this.feedback = this.on.feedback?.() ?? null;
+      if (this.feedback) this.el.append(this.feedback);
+    }
   }
 
   /** Only the last answer can be regenerated. */
