@@ -5,13 +5,13 @@
  * the errors and the searcher types.
  */
 import type { Directory } from './directory/types.ts';
-import type { Bm25Params } from './scoring/bm25.ts';
+import type { Bm25Params } from './similarity/bm25.ts';
 import type { IndexSchema, EngineEvent } from './document.ts';
 import { EngineError } from './errors.ts';
 import { validateDisplayFields } from './document.ts';
 import { openCommit } from './commit/commit-open.ts';
-import { IndexWriter } from './index-writer.ts';
-import { IndexReader } from './index-reader.ts';
+import { IndexWriter } from './indexer/index-writer.ts';
+import { IndexReader } from './reader/index-reader.ts';
 import { MergeScheduler, type CompactionOptions, type MergePolicyOptions } from './merge/merge-scheduler.ts';
 
 export type { Directory, DirectoryLock } from './directory/types.ts';
@@ -20,28 +20,28 @@ export { MemoryDirectory } from './directory/memory-directory.ts';
 export { EngineError, isEngineError, type EngineErrorCode } from './errors.ts';
 export type { IndexDocument, IndexSchema, CommitInfo, EngineEvent } from './document.ts';
 export { LIMITS } from './document.ts';
-export { IndexWriter } from './index-writer.ts';
-export { IndexReader } from './index-reader.ts';
+export { IndexWriter } from './indexer/index-writer.ts';
+export { IndexReader } from './reader/index-reader.ts';
 export {
   SnapshotReader,
   type SharedSnapshot,
   type SharedSegment,
   type SnapshotReaderOptions,
-} from './shared-snapshot.ts';
-export { Searcher } from './searcher.ts';
+} from './reader/shared-snapshot.ts';
+export { Searcher } from './search/searcher.ts';
 export { QueryError, type QueryErrorCode } from './query/parser.ts';
-export type { SearcherOptions } from './searcher.ts';
+export type { SearcherOptions } from './search/searcher.ts';
 export type * from './query/types.ts';
-export type { Bm25Params } from './scoring/bm25.ts';
+export type { Bm25Params } from './similarity/bm25.ts';
 export type { CompactionOptions, MergePolicyOptions } from './merge/merge-scheduler.ts';
 export type { Language } from './analysis/types.ts';
 export { ANALYSIS_VERSION, analyze, analyzeQuery, detectLanguage } from './analysis/index.ts';
 export type { SegmentReader, PostingsIterator } from './segment/types.ts';
-export { hammingDistance, simhash } from './similarity/simhash.ts';
-export { startModuleWorker } from './worker-start.ts';
+export { hammingDistance, simhash } from './duplicates/simhash.ts';
+export { startModuleWorker } from './util/worker-start.ts';
 export { SEA_MERGE_WORKER_ASSET } from './merge/merge-thread.ts';
-export { BoundedMap } from './bounded-map.ts';
-export { SegmentCache } from './segment-cache.ts';
+export { BoundedMap } from './util/bounded-map.ts';
+export { SegmentCache } from './util/segment-cache.ts';
 
 export interface OpenIndexOptions {
   directory: Directory;

@@ -6,6 +6,7 @@
  * - extractMainContentPooled(bytes, options): an HTML web page's main content, in the same pool.
  * - extractMainContent / truncateText / parseHtml (extractors/web/): the same in the calling thread.
  * - the media-type registry (media types and extensions to extractors), limit defaults, ExtractionError.
+ * - decodeText (bytes in a charset, else sniffed) and decodeHeader (an e-mail header's RFC 2047 words).
  */
 import { ExtractionError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
@@ -22,6 +23,7 @@ export type { ExtractionErrorCode } from './errors.ts';
 export { DEFAULT_LIMITS, DEFAULT_MAX_BINARY_BYTES, resolveLimits } from './limits.ts';
 export { ExtractionPool, SEA_WORKER_ASSET } from './pool.ts';
 export { decodeText } from './text-decode.ts';
+export { decodeHeader } from './formats/email.ts';
 export type { PoolJob, PoolOptions } from './pool.ts';
 export type { JobKind, JobResults } from './jobs.ts';
 export { extractMainContent, extractMainContentFromBytes, renderText, truncateText } from './web/main-content.ts';

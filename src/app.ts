@@ -1,7 +1,7 @@
 /**
  * The HTTP application: `createApp(services)` builds the Hono app from its
  * dependencies. Cross-cutting concerns live here: request ids, access logs,
- * the body-size limit, 404/405 for unknown routes and methods, and the single
+ * CORS for /api/* when CORS_ORIGINS is set, the body-size limit, 404/405 for unknown routes and methods, and the single
  * `onError` that maps typed errors to the spec's envelopes.
  */
 import { Hono, type Context } from 'hono';
@@ -29,6 +29,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { BodyBudget } from './http/admission.ts';
 import { auditChanges } from './http/audit.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { apiCors } from './http/cors.ts';
 import { adminAuditRoutes } from './routes/admin.audit.ts';
 import { OidcSignIn } from './sessions/oidc.ts';
 import { SignInThrottle } from './sessions/throttle.ts';
@@ -96,6 +97,8 @@ export function createApp(given: Services): Hono<AppEnv> {
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+
+  if (config.corsOrigins.length > 0) app.use('/api/*', apiCors(config.corsOrigins));
 
   const budget = services.bodyBudget ?? new BodyBudget(config.requestBodyBudgetBytes, config.requestBodyWaitMs);
   app.use('*', requestBodyLimit({ maxSize: config.maxRequestBytes, budget }));

@@ -81,6 +81,8 @@ const VARIABLE_HELP: Record<Variable, string> = {
   OIDC_DEVELOPER_GROUPS: 'comma-separated groups that give the developer role',
   OIDC_LABEL: 'label of the single sign-on button',
   PUBLIC_URL: 'origin used in sign-in links, e.g. https://search.example.com (default: the origin the request came to)',
+  CORS_ORIGINS:
+    'comma-separated origins allowed to call /api/* from a browser, e.g. https://app.example.com (default: CORS off)',
   CONNECTOR_SECRET:
     'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
 };

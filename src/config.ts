@@ -185,6 +185,16 @@ export const EnvSchema = v.object({
   CONNECTOR_SECRET: v.optional(
     v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
   ),
+  CORS_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^(https?:\/\/[^/?#@\s,]+(\s*,\s*https?:\/\/[^/?#@\s,]+)*)?$/i,
+        'CORS_ORIGINS must be a comma-separated list of http(s) origins such as https://app.example.com',
+      ),
+    ),
+  ),
 });
 
 /** Default SEARCH_THREADS: one per core up to 4; none on a single core (the main thread searches). */
@@ -288,6 +298,8 @@ export interface Config {
   };
   /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
   connectorSecret?: string;
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, lower case); empty: CORS is off. */
+  corsOrigins: string[];
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -451,5 +463,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     analytics: { mode: e.ANALYTICS, retentionDays: e.ANALYTICS_RETENTION_DAYS },
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
     connectorSecret: e.CONNECTOR_SECRET,
+    corsOrigins: commaList(e.CORS_ORIGINS).map((o) => o.toLowerCase()),
   };
 }

@@ -2,12 +2,14 @@
  * Entry point: parse the configuration, open the durable state, make sure a
  * master key exists (printing a generated one once, in a banner), wire the
  * services by hand, serve HTTP with the Node adapter, and shut down cleanly on
- * SIGINT/SIGTERM (stop accepting, finish in-flight requests for up to
+ * SIGINT/SIGTERM (stop accepting at once, close keep-alive connections after
+ * their in-flight request, finish in-flight requests for up to
  * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
  * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
  * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
+ * A port in use or an unusable DATA_DIR is one line on stderr and exit code 1 (src/startup.ts).
+ * `npm start` execs node, so the signals a supervisor sends reach this process.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit.ts';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
@@ -28,6 +30,8 @@ import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 import { ConnectorScheduler } from './connectors/scheduler.ts';
 import { runConnectorCommand } from './connector-command.ts';
 import { UploadSessions } from './uploads/sessions.ts';
+import { gracefulServer } from './http/graceful.ts';
+import { checkDataDir, listenFailure, startupFailureLine } from './startup.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  checkDataDir(config.dataDir);
   configureSharedPool({
     maxHeapMb: config.extraction.workerHeapMb,
     inflateBudgetBytes: config.extraction.inflateBudgetBytes,
@@ -122,6 +126,13 @@ async function main(): Promise<void> {
   };
   const app = createApp(services);
 
+  // From here on a stop signal is handled; one that arrives before the server listens stops it once it does.
+  let stop: ((signal: string) => Promise<void>) | undefined;
+  let early: string | undefined;
+  const onSignal = (signal: string) => (stop ? void stop(signal) : (early ??= signal));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
   const server = createHttpServer(app, {
     maxHeaderBytes: config.httpMaxHeaderBytes,
     allowedMethods: (path) => allowedMethods(app, path),
@@ -132,21 +143,23 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info('listening', { host: config.host, port, dataDir: config.dataDir });
   });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: unknown) => reject(listenFailure(err, config.host, config.port));
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const http = gracefulServer(server);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
-    const force = setTimeout(() => {
-      log.warn('in-flight requests did not finish in time; closing anyway', { graceMs: SHUTDOWN_GRACE_MS });
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await closed;
-    clearTimeout(force);
+    if (!(await http.stop(SHUTDOWN_GRACE_MS)))
+      log.warn('in-flight requests did not finish in time; closed anyway', { graceMs: SHUTDOWN_GRACE_MS });
     try {
       await connectors.stop();
       await uploads.close();
@@ -165,11 +178,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (early !== undefined) void stop(early);
 }
 
 main().catch((err) => {
-  process.stderr.write(`fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // A failure the operator can fix (port in use, unusable DATA_DIR) is one line; a bug keeps its stack.
+  const line = startupFailureLine(err);
+  process.stderr.write(line !== undefined ? `${line}\n` : `fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

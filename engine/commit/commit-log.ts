@@ -9,7 +9,7 @@
  * (higher number) whose first record is complete; older logs are deleted afterwards.
  */
 import { xxh64 } from '@node-rs/xxhash';
-import { encodeUtf8 } from '../segment/bytes.ts';
+import { encodeUtf8 } from '../util/bytes.ts';
 
 export interface SegmentEntry {
   id: string;

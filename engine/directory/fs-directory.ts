@@ -13,7 +13,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
-import { sharedBytes } from '../segment/shared-bytes.ts';
+import { sharedBytes } from './shared-bytes.ts';
 import { FILE_NAME, type Directory, type DirectoryLock } from './types.ts';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_DSYNC } = constants;
@@ -51,7 +51,7 @@ export class FsDirectory implements Directory {
     }
   }
 
-  /** The file's bytes in shared memory (segment images are shared with other threads, see segment/shared-bytes.ts). */
+  /** The file's bytes in shared memory (segment images are shared with other threads, see shared-bytes.ts). */
   async readFile(name: string): Promise<Uint8Array> {
     this.check(name);
     let fh;

@@ -2,7 +2,7 @@
  * MemoryDirectory: a Directory held in process memory (tests, benchmarks, ephemeral
  * indexes). Keeps the same append-only rules as FsDirectory; sync calls are no-ops.
  */
-import { sharedBytes, toShared } from '../segment/shared-bytes.ts';
+import { sharedBytes, toShared } from './shared-bytes.ts';
 import { EngineError } from '../errors.ts';
 import { FILE_NAME, type Directory, type DirectoryLock } from './types.ts';
 
@@ -27,7 +27,7 @@ export class MemoryDirectory implements Directory {
     this.check(name);
     if (this.files.has(name)) throw new EngineError('EXISTS', `file exists: ${name}`);
     // files are immutable once written: a single chunk in shared memory is kept by reference,
-    // anything else is copied into shared memory (segment images, see segment/shared-bytes.ts)
+    // anything else is copied into shared memory (segment images, see shared-bytes.ts)
     this.files.set(name, chunks.length === 1 ? toShared(chunks[0]) : concat(chunks));
   }
 

@@ -14,7 +14,7 @@
  */
 import type { Directory } from '../directory/types.ts';
 import type { EngineEvent } from '../document.ts';
-import type { IndexWriter, LiveSegment } from '../index-writer.ts';
+import type { IndexWriter, LiveSegment } from '../indexer/index-writer.ts';
 import { SegmentCore, isDeletedIn } from '../segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { DEFAULT_MERGE_POLICY, findMerge, type MergePolicyOptions } from './tiered-policy.ts';

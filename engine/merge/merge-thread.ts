@@ -13,7 +13,7 @@
  * - `close()` terminates the worker; a pending merge rejects with CLOSED.
  */
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../worker-start.ts';
+import { startModuleWorker } from '../util/worker-start.ts';
 import { EngineError } from '../errors.ts';
 import type { MergeOptions, MergeSource } from './merger.ts';
 

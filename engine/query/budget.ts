@@ -1,7 +1,7 @@
 /**
  * Query budgets: the work and time one search may spend (SearchRequest.budget).
  *
- * Work is counted in postings blocks decoded (postings-reader.ts counts every
+ * Work is counted in postings blocks decoded (postings/postings-reader.ts counts every
  * block this thread decodes), each weighted by the clauses of the query: a
  * block costs 1 + clauses / CLAUSES_PER_UNIT units, because every window of
  * MaxScore bounds and orders every clause, so the time per block decoded grows
@@ -10,12 +10,12 @@
  * more than `maxPlannedWork` even if nothing were pruned (plannedWork: every
  * block of its terms), and it stops at a window boundary once it has
  * spent more than `maxWork` units or run for more than `maxMs` milliseconds:
- * every doc before that boundary (and every doc scored ahead by seeding, seed.ts)
+ * every doc before that boundary (and every doc scored ahead by seeding, collector/seed.ts)
  * was scored or pruned exactly, so the hits are the exact best of the docs
  * searched so far, with their exact scores. Later segments are not searched.
  */
-import { postingsBlocksDecoded } from '../segment/postings-reader.ts';
-import { BLOCK_SIZE } from '../segment/postings-writer.ts';
+import { postingsBlocksDecoded } from '../postings/postings-reader.ts';
+import { BLOCK_SIZE } from '../postings/postings-writer.ts';
 import type { GlobalStats, QueryPlan, Unit } from './plan.ts';
 
 /** Limits of one search; each is off when absent. */

@@ -3,7 +3,7 @@
  * (summed across the snapshot's segments), then to per-segment scorers.
  *
  * Words are scored across the text fields by BM25F (FieldScoring 'combined',
- * the default: one clause per word, see combined-scorer.ts) or by per-field
+ * the default: one clause per word, see scorer/combined-scorer.ts) or by per-field
  * BM25 sums ('sum': one clause per (word, field), each field with its own df,
  * docCount and avgdl, times its boost). A word's alternatives form a synonym
  * group scored by its best alternative. Compound parts become extra optional
@@ -12,12 +12,12 @@
  * slot is that of its most frequent alternative), times the field boost.
  */
 import type { PostingsIterator, SegmentReader } from '../segment/types.ts';
-import { bm25TermWeight } from '../scoring/bm25.ts';
-import type { Bm25Params, TermWeight } from '../scoring/bm25.ts';
-import { lengthTable, MaxScorer, TermScorer } from './scorers.ts';
-import { PhraseScorer, SlotPostings } from './phrase-scorer.ts';
-import { CombinedScorer } from './combined-scorer.ts';
-import type { Scorer } from './scorers.ts';
+import { bm25TermWeight } from '../similarity/bm25.ts';
+import type { Bm25Params, TermWeight } from '../similarity/bm25.ts';
+import { lengthTable, MaxScorer, TermScorer } from '../scorer/scorers.ts';
+import { PhraseScorer, SlotPostings } from '../scorer/phrase-scorer.ts';
+import { CombinedScorer } from '../scorer/combined-scorer.ts';
+import type { Scorer } from '../scorer/scorers.ts';
 import type { ParsedQuery, PhraseSlot, QueryClause } from './types.ts';
 import { QueryError } from './parser.ts';
 
@@ -35,7 +35,7 @@ export type Unit =
 
 /**
  * How a word is scored across text fields:
- *  - 'combined' (default): BM25F as Lucene's CombinedFieldQuery (combined-scorer.ts), one clause per word;
+ *  - 'combined' (default): BM25F as Lucene's CombinedFieldQuery (scorer/combined-scorer.ts), one clause per word;
  *  - 'sum': one BM25 per field with its own statistics, times the field boost, summed.
  */
 export type FieldScoring = 'combined' | 'sum';
@@ -359,7 +359,7 @@ export function buildPlan(q: ParsedQuery, ctx: PlanContext, stats: GlobalStats):
 
 /**
  * The plan of an OR of distinct index terms, boost 1, no compound parts (a more-like-this
- * query, see similarity/more-like-this.ts termsQuery): the same plan as buildPlan of
+ * query, see mlt/more-like-this.ts termsQuery): the same plan as buildPlan of
  * termsQuery(terms), without building, checking and merging clauses. `terms` must be distinct.
  */
 export function buildTermsPlan(terms: readonly { term: string }[], ctx: PlanContext, stats: GlobalStats): QueryPlan {

@@ -10,7 +10,7 @@
  */
 import { Xxh64, xxh64 } from '@node-rs/xxhash';
 import { EngineError } from '../errors.ts';
-import { encodeUtf8 } from './bytes.ts';
+import { encodeUtf8 } from '../util/bytes.ts';
 
 const MAGIC = [0x45, 0x53, 0x47, 0x31];
 export const FORMAT_VERSION = 1;

@@ -5,19 +5,19 @@
  * contain the segment and reference-counted so that their file is deleted only when
  * neither the commit point nor any searcher uses it.
  */
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 import { EngineError } from '../errors.ts';
 import { SegmentFileReader } from './segment-file.ts';
 import type { SegmentMeta } from './segment-writer.ts';
-import { TermsReader } from './terms-reader.ts';
-import { BlockPostingsIterator, decodeSkip, type SkipData } from './postings-reader.ts';
-import { BLOCK_SIZE, type TermMeta } from './postings-writer.ts';
-import { KeywordColumnReader } from './columns-reader.ts';
-import { KeysReader } from './keys.ts';
+import { TermsReader } from '../termdict/terms-reader.ts';
+import { BlockPostingsIterator, decodeSkip, type SkipData } from '../postings/postings-reader.ts';
+import { BLOCK_SIZE, type TermMeta } from '../postings/postings-writer.ts';
+import { KeywordColumnReader } from '../columns/columns-reader.ts';
+import { KeysReader } from '../columns/keys.ts';
 import { StoredReader } from '../store/stored-reader.ts';
 import { decodePayload, type StoredPayload } from '../store/payload.ts';
 import { DisplayReader } from '../store/display-store.ts';
-import { NORM_TABLE } from './norms.ts';
+import { NORM_TABLE } from '../similarity/norms.ts';
 import type { FieldStats, PostingsIterator, SegmentReader, TermStats } from './types.ts';
 
 const SKIP_CACHE_TERMS = 512;

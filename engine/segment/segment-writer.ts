@@ -9,13 +9,13 @@
  * and, when the stored fields come with a display store (store/display-store.ts), ddata|doff with
  * the field names in the meta's `displayFields` (segments without them have no display store).
  */
-import { sharedBytes } from './shared-bytes.ts';
-import { giveScratch } from './scratch.ts';
-import { PostingsWriter } from './postings-writer.ts';
-import { TermsWriter } from './terms-writer.ts';
+import { sharedBytes } from '../directory/shared-bytes.ts';
+import { giveScratch } from '../util/scratch.ts';
+import { PostingsWriter } from '../postings/postings-writer.ts';
+import { TermsWriter } from '../termdict/terms-writer.ts';
 import { SegmentFileWriter } from './segment-file.ts';
-import type { KeywordColumnSections } from './columns-writer.ts';
-import type { KeySections } from './keys.ts';
+import type { KeywordColumnSections } from '../columns/columns-writer.ts';
+import type { KeySections } from '../columns/keys.ts';
 import type { StoredBlocks } from '../store/stored-writer.ts';
 import type { FieldStats } from './types.ts';
 
@@ -39,7 +39,7 @@ export interface SegmentChunks {
   size: number;
   meta: SegmentMeta;
   /**
-   * Gives the scratch buffers under the chunks back to the flush scratch pool (scratch.ts).
+   * Gives the scratch buffers under the chunks back to the flush scratch pool (util/scratch.ts).
    * Call it once the chunks are copied (concatChunks) or written, and use no chunk afterwards.
    */
   recycle(): void;
@@ -134,7 +134,7 @@ export function segmentFileName(id: string): string {
 
 /**
  * Concatenates file chunks into one 8-byte-aligned buffer (the in-memory image a SegmentCore
- * reads), in shared memory (segment/shared-bytes.ts).
+ * reads), in shared memory (directory/shared-bytes.ts).
  */
 export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const out = sharedBytes(size);

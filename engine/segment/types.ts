@@ -77,7 +77,7 @@ export interface SegmentReader {
   fieldLength(field: string, doc: number): number;
   /**
    * Optional fast path for scoring loops: the one-byte norms of a text field,
-   * one per doc, decoded by NORM_TABLE in segment/norms.ts (fieldLength(field, d)
+   * one per doc, decoded by NORM_TABLE in similarity/norms.ts (fieldLength(field, d)
    * === NORM_TABLE[norms(field)[d]]); null when the field is absent.
    */
   norms?(field: string): Uint8Array | null;

@@ -12,7 +12,7 @@
  * JSON text never holds a raw control character, so the separators are unambiguous.
  * Sections: data (the records' UTF-8 back to back) and offsets (Float64, maxDoc + 1 byte offsets).
  */
-import { ByteWriter, decodeUtf8 } from '../segment/bytes.ts';
+import { ByteWriter, decodeUtf8 } from '../util/bytes.ts';
 import { EngineError } from '../errors.ts';
 
 /** Longest value (its JSON, UTF-16 units) kept in the display store; longer ones stay in the full payload only. */

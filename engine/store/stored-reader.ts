@@ -5,7 +5,7 @@
  * doc (docs are read one per block at random far more often than in sequence); the cache then
  * holds that prefix, and a later doc beyond it decodes the whole block.
  */
-import { ByteReader } from '../segment/bytes.ts';
+import { ByteReader } from '../util/bytes.ts';
 import { EngineError } from '../errors.ts';
 import { inflateBlock, inflatePrefix } from './inflater.ts';
 

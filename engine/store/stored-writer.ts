@@ -16,8 +16,8 @@
  * With `displayFields`, the writer also keeps those stored fields of every doc in a display
  * store (display-store.ts: uncompressed, read without inflating a block).
  */
-import { ByteWriter } from '../segment/bytes.ts';
-import { takeScratch } from '../segment/scratch.ts';
+import { ByteWriter } from '../util/bytes.ts';
+import { takeScratch } from '../util/scratch.ts';
 import { closeWriter, collectBlocks, compressBlockTo, openWriter, type BlockSink } from './compressor.ts';
 import { decodePayload, writePayload } from './payload.ts';
 import { DisplayWriter, type DisplaySections } from './display-store.ts';
@@ -32,7 +32,7 @@ export interface StoredBlocks {
   offsets: Float64Array;
   /** The display store, when the writer was given display fields. */
   display?: DisplaySections;
-  /** Flush scratch under `data` (segment/scratch.ts), to give back once `data` is copied. */
+  /** Flush scratch under `data` (util/scratch.ts), to give back once `data` is copied. */
   scratch?: Uint8Array[];
 }
 

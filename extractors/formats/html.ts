@@ -9,7 +9,7 @@
 import { TextBuilder } from '../text-builder.ts';
 import type { Extraction, Extractor } from '../types.ts';
 import { decodeText, normaliseCharset, sniffBom } from '../text-decode.ts';
-import { decodeEntities } from './html-entities.ts';
+import { decodeAttributeEntities, decodeEntities } from './html-entities.ts';
 
 const HIDDEN = new Set([
   'script',
@@ -80,7 +80,7 @@ export function sniffMetaCharset(bytes: Uint8Array): string | undefined {
 
 function getAttr(tag: string, name: string): string | undefined {
   const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
-  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '') : undefined;
+  return m ? decodeAttributeEntities(m[1] ?? m[2] ?? m[3] ?? '') : undefined;
 }
 
 /** Converts an HTML string to its visible text plus title, author and language hint. */

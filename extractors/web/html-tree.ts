@@ -12,7 +12,7 @@
  * that depth, as browsers do (Blink caps at 512), so no tree is deeper than that however
  * the page nests (a walk of it cannot overflow the stack).
  */
-import { decodeEntities } from '../formats/html-entities.ts';
+import { decodeAttributeEntities, decodeEntities } from '../formats/html-entities.ts';
 
 export interface HtmlElement {
   tag: string;
@@ -86,7 +86,7 @@ function parseAttrs(raw: string, kept: ReadonlySet<string> = KEPT_ATTRS): Record
   let m: RegExpExecArray | null;
   while ((m = ATTR_RE.exec(raw)) !== null) {
     const name = m[1].toLowerCase();
-    if (kept.has(name) && !(name in attrs)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    if (kept.has(name) && !(name in attrs)) attrs[name] = decodeAttributeEntities(m[2] ?? m[3] ?? m[4] ?? '');
   }
   return attrs;
 }

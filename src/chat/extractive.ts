@@ -6,9 +6,12 @@
  * match the question (BM25 over sentences, at most MAX_QUOTES, at most two
  * per source, without bracketed numbers of their own), each with its `[key]`
  * citation, under a sentence that says plainly it only quotes. Output is
- * streamed word by word.
+ * streamed word by word; a `max_tokens` / `max_completion_tokens` cap (four
+ * characters a token) ends it at the last whole word within the cap, with
+ * finish reason `length`.
  */
 import { withoutMarkers } from './citations.ts';
+import { answerTokenCap } from './compatible-fields.ts';
 import { bm25, questionTerms, sentences } from '../passages/relevance.ts';
 import type { ChatModel, Language, ModelEvent, RoundRequest, Source } from './types.ts';
 
@@ -54,7 +57,17 @@ export function extractiveModel(): ChatModel {
         return;
       }
       const answer = compose(req.context.sources, req.context.question, req.context.language, searched);
-      for (const piece of answer.match(/\S+\s*|\s+/g) ?? []) yield { type: 'text', text: piece };
+      // A token cap is kept as the service counts tokens when no model reports them: four characters each.
+      const cap = answerTokenCap(req.options ?? {});
+      let budget = cap === undefined ? Infinity : cap * 4;
+      for (const piece of answer.match(/\S+\s*|\s+/g) ?? []) {
+        if (piece.length > budget) {
+          yield { type: 'finish', reason: 'length' };
+          return;
+        }
+        budget -= piece.length;
+        yield { type: 'text', text: piece };
+      }
     },
   };
 }

@@ -1,8 +1,11 @@
 /**
- * The strict request body of POST /chat/completions (spec: only `messages`,
+ * The strict request body of POST /chat/completions (spec: `messages`,
  * `model`, `stream`, `temperature`, `metadata`, `tools`; roles `system`,
- * `user`, `assistant`), validated with valibot and reported like every other
- * 422 of the service, then shown in the compatible error shape by the route.
+ * `user`, `assistant`, plus `developer` read as `system`), with the other
+ * request fields of the compatible API that clients send
+ * (compatible-fields.ts; any other field is 422), validated with valibot and
+ * reported like every other 422 of the service, then shown in the compatible
+ * error shape by the route.
  * `null` counts as omitted for optional fields. Message content may be a
  * string or a list of text parts (joined); the empty fields of an answered
  * message (`refusal`, `tool_calls`, ...) are accepted and ignored.
@@ -11,6 +14,7 @@ import * as v from 'valibot';
 import { pyIssue } from '../validation/pydantic.ts';
 import { WEB_SEARCH_MODES } from '../websearch/types.ts';
 import { TOOL_NAMES } from './tools.ts';
+import { CompatibleFields } from './compatible-fields.ts';
 
 export const MAX_MESSAGES = 500;
 export const MAX_CONTENT_CHARS = 200_000;
@@ -29,7 +33,11 @@ const Content = v.pipe(
 );
 
 const Message = v.strictObject({
-  role: v.picklist(['system', 'user', 'assistant']),
+  // `developer` is the compatible API's newer name for `system`.
+  role: v.pipe(
+    v.picklist(['system', 'developer', 'user', 'assistant']),
+    v.transform((r) => (r === 'developer' ? 'system' : r)),
+  ),
   content: Content,
   name: v.optional(v.string()),
   // Fields of an answered assistant message, accepted when empty (ignored), so a client can append
@@ -79,6 +87,7 @@ export const CompletionBody = v.strictObject({
   temperature: v.nullish(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
   metadata: v.nullish(Metadata),
   tools: v.nullish(v.pipe(v.array(Tool), v.maxLength(2))),
+  ...CompatibleFields,
 });
 
 export type CompletionBodyOutput = v.InferOutput<typeof CompletionBody>;

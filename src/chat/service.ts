@@ -38,7 +38,7 @@ import {
   type ChatSearchFn,
   type ToolName,
 } from './tools.ts';
-import type { ChatModel, Citation, Language, ModelMessage, TokenUsage } from './types.ts';
+import type { ChatModel, Citation, GenerationOptions, Language, ModelMessage, TokenUsage } from './types.ts';
 
 export interface ChatDeps {
   models: ModelCatalog;
@@ -59,6 +59,8 @@ export interface CompletionInput {
   messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
   model?: string;
   temperature?: number;
+  /** The compatible API's generation options (max_tokens, stop, ...), handed to every round. */
+  options?: GenerationOptions;
   tools: ToolName[];
   agentId?: string;
   files: string[];
@@ -177,6 +179,7 @@ export async function prepareCompletion(deps: ChatDeps, input: CompletionInput):
           messages,
           tools: roundTools,
           temperature: input.temperature,
+          options: input.options,
           context,
           signal,
         })) {

@@ -76,11 +76,28 @@ export interface RoundContext {
   language: Language;
 }
 
+/**
+ * Generation options of the compatible chat API a request gave (src/chat/compatible-fields.ts):
+ * an upstream receives them as they are; the extractive model honours only the token caps.
+ */
+export interface GenerationOptions {
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string | string[];
+  top_p?: number;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  user?: string;
+}
+
 export interface RoundRequest {
   messages: ModelMessage[];
   /** Empty: the model must answer without tools. */
   tools: ToolSpec[];
   temperature?: number;
+  /** Applies to each round (each call of an upstream). */
+  options?: GenerationOptions;
   context: RoundContext;
   signal: AbortSignal;
 }

@@ -3,7 +3,8 @@
  * llama.cpp server, Ollama): `POST {base}/chat/completions` with
  * `stream: true`, tools offered as functions. Text deltas are yielded the
  * moment their event arrives; tool-call deltas are assembled by index and
- * yielded whole at the end of the round. The request is aborted with the
+ * yielded whole at the end of the round. The request's generation options
+ * (max_tokens, stop, top_p, seed, penalties, user) are passed on unchanged. The request is aborted with the
  * caller's signal (client gone) or after `timeoutMs`. Failures are ChatError
  * 502/504 with the upstream's own message where it gave one. A round is
  * complete only when the stream says so (a `finish_reason` or `[DONE]`); a
@@ -36,6 +37,8 @@ export function upstreamModel(id: string, options: UpstreamOptions): ChatModel {
         stream_options: { include_usage: true },
       };
       if (req.temperature !== undefined) body.temperature = req.temperature;
+      // The client's generation options go as they are (the upstream validates and honours them).
+      Object.assign(body, req.options);
       if (req.tools.length > 0) {
         body.tools = req.tools.map((t) => ({
           type: 'function',

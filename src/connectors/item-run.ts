@@ -11,7 +11,7 @@ import { CONFIRM_TIMEOUT_MS, errorMessage, PagePusher, reportFailure, type Loade
 import type { RunView } from './run-log.ts';
 import type { RunnerDeps } from './runner.ts';
 import type { ConnectorRecord } from './state.ts';
-import type { CandidateItem, ConnectorModule, SourceItem } from './types.ts';
+import { SkippedItem, type CandidateItem, type ConnectorModule, type SourceItem } from './types.ts';
 import { indexingState } from '../controlplane/datasources.ts';
 
 /** Keys deleted per queued batch. */
@@ -27,7 +27,10 @@ export interface RunScope {
   credentials: Record<string, unknown> | undefined;
 }
 
-export type Loaded = { item: CandidateItem; doc: LoadedItem['doc'] | null } | { item: CandidateItem; error: string };
+export type Loaded =
+  | { item: CandidateItem; doc: LoadedItem['doc'] | null }
+  | { item: CandidateItem; error: string }
+  | { item: CandidateItem; skipped: string };
 
 export const isCandidate = (item: SourceItem): item is CandidateItem => 'load' in item;
 
@@ -35,6 +38,7 @@ export async function load(item: CandidateItem): Promise<Loaded> {
   try {
     return { item, doc: await item.load() };
   } catch (err) {
+    if (err instanceof SkippedItem) return { item, skipped: errorMessage(err) };
     return { item, error: errorMessage(err) };
   }
 }
@@ -80,7 +84,7 @@ export class ItemRun {
       await items.set([{ key: item.key, version: prev.v, memo, failed: prev.f, seen: view.run }]);
   }
 
-  /** A read item: pushed, recorded without a document, or a failure. */
+  /** A read item: pushed, recorded without a document (also when skipped, with its reason), or a failure. */
   async take(loaded: Loaded): Promise<void> {
     const { view, items } = this.s;
     const { item } = loaded;
@@ -90,8 +94,12 @@ export class ItemRun {
       view.counts.failed++;
       reportFailure(view, item.key, loaded.error);
       await items.set([{ ...entry, failed: true }]);
-    } else if (loaded.doc === null) {
+    } else if ('skipped' in loaded || loaded.doc === null) {
       view.progress.done++;
+      if ('skipped' in loaded) {
+        view.counts.skipped++;
+        reportFailure(view, item.key, `skipped: ${loaded.skipped}`);
+      }
       if (items.get(item.key)) await this.deleteDocuments([item.key]);
       await items.set([{ ...entry, failed: false }]);
     } else await this.pusher.add({ ...entry, doc: loaded.doc });

@@ -3,10 +3,12 @@
  * folder under src/connectors/ exporting a ConnectorModule, plus one line here.
  */
 import { filesConnector } from './files/index.ts';
+import { gitConnector } from './git/index.ts';
+import { mailConnector } from './mail/index.ts';
 import type { ConnectorModule } from './types.ts';
 import { websiteConnector } from './website/index.ts';
 
-const MODULES: readonly ConnectorModule[] = [filesConnector, websiteConnector];
+const MODULES: readonly ConnectorModule[] = [filesConnector, websiteConnector, mailConnector, gitConnector];
 
 const byType = new Map(MODULES.map((m) => [m.type, m]));
 

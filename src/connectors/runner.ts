@@ -9,11 +9,13 @@
  * iteration: what was read is still pushed and recorded, nothing is deleted.
  */
 import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { DocumentService } from '../documents/service.ts';
-import { createDatasource, indexingState } from '../controlplane/datasources.ts';
-import type { DatasourceRecord } from '../controlplane/state.ts';
+import { createDatasource, indexingState, updateDatasource } from '../controlplane/datasources.ts';
+import { createUser } from '../controlplane/principals.ts';
+import type { DatasourceRecord, ObjectDefinition } from '../controlplane/state.ts';
 import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
 import { DELETE_CHUNK, isCandidate, ItemRun, load, type Loaded, type RunScope } from './item-run.ts';
@@ -37,6 +39,8 @@ export interface RunnerDeps {
 
 /** Directory of a connector's own files (item state, run records). */
 export const connectorDir = (dataDir: string, id: string) => join(dataDir, 'connectors', id);
+/** The connector's work folder (RunContext.workDir), inside its directory. */
+export const workDirOf = (dataDir: string, id: string) => join(connectorDir(dataDir, id), 'work');
 
 /** Runs `record` once; fills `view` (state, counts, failures, error) and never throws. */
 export async function executeRun(
@@ -69,6 +73,8 @@ export async function executeRun(
 async function consume(deps: RunnerDeps, s: RunScope): Promise<void> {
   const { view, items, record, module } = s;
   const run = new ItemRun(deps, s);
+  const workDir = workDirOf(deps.config.dataDir, record.id);
+  await mkdir(workDir, { recursive: true });
   let incomplete: string | null = null;
   let announced = false;
   const ctx: RunContext = {
@@ -79,6 +85,7 @@ async function consume(deps: RunnerDeps, s: RunScope): Promise<void> {
     signal: s.signal,
     log: s.log,
     config: deps.config,
+    workDir,
     previous: (key) => items.previous(key),
     knownKeys: () => items.keys(),
     setTotal: (n) => {
@@ -127,21 +134,62 @@ async function ensureDatasource(
   record: ConnectorRecord,
   module: ConnectorModule,
 ): Promise<DatasourceRecord> {
+  const wanted = (module.datasource?.object_definitions ?? []) as ObjectDefinition[];
   const existing = indexingState(deps).datasources.get(record.datasource);
-  if (existing) return existing.record;
-  try {
-    await createDatasource(deps, {
-      name: record.datasource,
-      display_name: record.name,
-      icon_base64: null,
-      subs: [],
-      object_definitions: (module.datasource?.object_definitions ?? []) as never,
-    });
-  } catch (err) {
-    if (!(err instanceof ServiceError && err.kind === 'CONFLICT')) throw err;
+  if (!existing) {
+    try {
+      await createDatasource(deps, {
+        name: record.datasource,
+        display_name: record.name,
+        icon_base64: null,
+        subs: [],
+        object_definitions: wanted,
+      });
+      deps.log.info('connector created its datasource', { connector: record.id, datasource: record.datasource });
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.kind === 'CONFLICT')) throw err;
+    }
+  } else {
+    const missing = missingDefinitions(existing.record.object_definitions, wanted);
+    if (missing.length > 0) {
+      await updateDatasource(deps, record.datasource, {
+        object_definitions: [...existing.record.object_definitions, ...missing],
+      });
+      deps.log.info('connector added property definitions to its datasource', {
+        connector: record.id,
+        datasource: record.datasource,
+      });
+    }
   }
-  deps.log.info('connector created its datasource', { connector: record.id, datasource: record.datasource });
+  const ds = indexingState(deps).datasources.get(record.datasource)!;
+  for (const email of module.datasourceUsers?.(record.settings) ?? []) {
+    if (ds.users.has(email.trim().toLowerCase())) continue;
+    try {
+      await createUser(deps, record.datasource, { email });
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.kind === 'CONFLICT')) throw err;
+    }
+  }
   return indexingState(deps).datasources.get(record.datasource)!.record;
+}
+
+/** The object definitions of `wanted` holding a property no definition of `have` declares (those properties only). */
+function missingDefinitions(
+  have: readonly ObjectDefinition[],
+  wanted: readonly ObjectDefinition[],
+): ObjectDefinition[] {
+  const known = new Set(have.flatMap((d) => d.property_definitions.map((p) => p.name)));
+  const names = new Set(have.map((d) => d.name));
+  const out: ObjectDefinition[] = [];
+  for (const def of wanted) {
+    const props = def.property_definitions.filter((p) => !known.has(p.name));
+    if (props.length === 0) continue;
+    let name = def.name;
+    for (let i = 2; names.has(name); i++) name = `${def.name}_${i}`;
+    names.add(name);
+    out.push({ name, property_definitions: props });
+  }
+  return out;
 }
 
 /** Digest of the settings: a change makes every item be read and pushed again. */

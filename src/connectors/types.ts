@@ -23,6 +23,10 @@
  * `version` is a cheap change marker read without the content (mtime and size, an ETag, a blob
  * id, a UID). `memo` is small JSON the connector gets back next run through `run.previous(key)`.
  * A connector honours `run.signal` (pause, shutdown) by ending its iteration soon after.
+ *
+ * `load()` throws `SkippedItem` for an item that is deliberately not indexed (a binary or huge
+ * file): it is counted `skipped` with its reason, its document (if any) is deleted, and it is not
+ * read again until its version changes. Any other throw is a failure, retried next run.
  */
 import type * as v from 'valibot';
 import type { Config } from '../config.ts';
@@ -51,6 +55,26 @@ export interface SourceDocument {
   permissions?: { allow_anonymous_access?: boolean; allowed_users?: string[]; allowed_groups?: string[] };
   /** Checked against the datasource's property definitions (see ConnectorModule.datasource). */
   custom_properties?: { name: string; value: string | number | boolean }[];
+}
+
+/** A property definition as the Indexing API takes it. */
+export interface PropertyDefinitionInput {
+  name: string;
+  display_label: string;
+  is_searchable: boolean;
+  property_type: 'TEXT' | 'INTEGER' | 'DATE' | 'BOOLEAN';
+}
+export interface ObjectDefinitionInput {
+  name: string;
+  property_definitions: PropertyDefinitionInput[];
+}
+
+/** Thrown by `load()`: the item is deliberately not indexed (binary, too large), with the reason. */
+export class SkippedItem extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'SkippedItem';
+  }
 }
 
 export interface CandidateItem {
@@ -97,6 +121,11 @@ export interface RunContext<S = unknown, C = unknown> {
   readonly log: Logger;
   /** The service configuration (crawler settings, binary size limit, ...). */
   readonly config: Config;
+  /**
+   * A folder of the connector's own (`DATA_DIR/connectors/<id>/work`), kept across runs and
+   * removed with the connector: caches such as a git clone. Created before the run starts.
+   */
+  readonly workDir: string;
   previous(key: string): PreviousItem | undefined;
   /** Every key earlier runs recorded (to revisit what a listing cannot enumerate, e.g. crawled pages). */
   knownKeys(): Iterable<string>;
@@ -116,7 +145,16 @@ export interface ConnectorModule<S = any, C = any> {
   readonly settings: v.GenericSchema<unknown, S>;
   /** Credentials, when the type takes any (encrypted at rest, never shown). */
   readonly credentials?: v.GenericSchema<unknown, C>;
-  /** Fields of the datasource the framework creates when the target does not exist. */
-  readonly datasource?: { object_definitions?: unknown[] };
+  /**
+   * Fields of the datasource the framework creates when the target does not exist; on an existing
+   * datasource, property definitions it lacks are added (a connector's `custom_properties` must
+   * be defined there).
+   */
+  readonly datasource?: { object_definitions?: ObjectDefinitionInput[] };
+  /**
+   * People registered on the target datasource at the start of each run when missing (the owner
+   * of a mailbox sees its messages without an Indexing API call); emails.
+   */
+  datasourceUsers?(settings: S): string[];
   items(run: RunContext<S, C>): AsyncIterable<SourceItem>;
 }

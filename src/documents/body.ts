@@ -1,15 +1,21 @@
 /**
  * Reads a queued document's body into indexable text: `text_content` as
- * given (synchronously), `binary_base64` decoded and extracted in the worker
- * pool (with the service's size limit; a promise), a binary stored in a blob
- * file extracted from that file (the worker reads it), no body as empty text. Also
- * gives the document's file suffix and media-type-based search file type (suffix.ts).
+ * given (synchronously) unless its `mime_type` is HTML (then its visible text,
+ * tags stripped and entities decoded, extracted in the worker pool like an HTML
+ * file), `binary_base64` decoded and extracted in the worker pool (with the
+ * service's size limit; a promise), a binary stored in a blob file extracted from
+ * that file (the worker reads it), no body as empty text. Also gives the
+ * document's file suffix and media-type-based search file type (suffix.ts).
  */
 import { join } from 'node:path';
-import { decodeBase64Body, extract, type Extraction, type FileInput } from '../../extractors/index.ts';
+import { baseMediaType, decodeBase64Body, extract, type Extraction, type FileInput } from '../../extractors/index.ts';
 import type { BodyReader, BodyResult } from './pipeline.ts';
 import type { QueuedDocument } from './queue.ts';
 import { documentSuffix, mediaFileTypeOf } from './suffix.ts';
+
+/** Media types whose `text_content` is markup: indexed as its visible text, as an extracted HTML file is. */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+const encoder = new TextEncoder();
 
 export type ExtractFn = (
   input: Uint8Array | FileInput,
@@ -43,6 +49,25 @@ export function createBodyReader(options: BodyReaderOptions): BodyReader {
       mediaFileType,
     };
   };
+  // HTML sent as text: the same extractor as an HTML file, told that the text is UTF-8 (a <meta charset> in it is stale).
+  const extractMarkup = async (
+    doc: QueuedDocument,
+    bytes: Uint8Array,
+    mediaType: string,
+    suffix: string,
+    mediaFileType: string,
+  ): Promise<BodyResult> => {
+    const ex = await run(bytes, {
+      mediaType: `${mediaType}; charset=utf-8`,
+      fileName: doc.title || undefined,
+      limits: { maxInputBytes: Math.max(options.maxBinaryBytes, bytes.length) },
+    });
+    return {
+      text: { body: ex.text, language: ex.language, author: ex.author, title: ex.title },
+      suffix,
+      mediaFileType,
+    };
+  };
   return (doc) => {
     const isBinary = doc.binary_base64 !== null || !!doc.binary_blob;
     const suffix = documentSuffix({
@@ -53,7 +78,10 @@ export function createBodyReader(options: BodyReaderOptions): BodyReader {
       path_preview: doc.path_preview,
     });
     const mediaFileType = mediaFileTypeOf(doc.mime_type, doc.title, doc.path ?? doc.path_preview ?? undefined);
-    if (!isBinary) return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
-    return extractBinary(doc, suffix, mediaFileType);
+    if (isBinary) return extractBinary(doc, suffix, mediaFileType);
+    const mediaType = baseMediaType(doc.mime_type ?? '');
+    if (HTML_TYPES.has(mediaType) && doc.text_content)
+      return extractMarkup(doc, encoder.encode(doc.text_content), mediaType, suffix, mediaFileType);
+    return { text: { body: doc.text_content ?? '' }, suffix, mediaFileType };
   };
 }

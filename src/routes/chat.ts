@@ -10,7 +10,8 @@
  *
  * Streaming: `chat.completion.chunk` events, the role in the first delta, text
  * deltas written as they arrive, the last chunk with `finish_reason`,
- * `citations` and `usage`, then `data: [DONE]`. The stream starts with the
+ * `citations` and `usage`, with `stream_options.include_usage` a chunk with
+ * no choices and the `usage`, then `data: [DONE]`. The stream starts with the
  * answer's first event, so an error before it (upstream down or timed out,
  * also after a tool round) is an HTTP error with its status; an error after
  * the stream started is sent as a `data: {"error": ...}` event. A client that
@@ -21,6 +22,7 @@ import { requirePersonal } from '../auth/middleware.ts';
 import { ChatError, errorBody, toOpenAIError } from '../chat/errors.ts';
 import { ModelCatalog } from '../chat/models.ts';
 import { CompletionBody } from '../chat/schemas.ts';
+import { generationOptions } from '../chat/compatible-fields.ts';
 import { chatSearchFor } from '../chat/search-source.ts';
 import { prepareCompletion, type ChatDeps, type CompletionEvent, type PreparedCompletion } from '../chat/service.ts';
 import { FileStoreReader, filesDir } from '../files/store.ts';
@@ -102,6 +104,7 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
         messages: body.messages.map((m) => ({ role: m.role, content: m.content })),
         model: body.model ?? undefined,
         temperature: body.temperature ?? undefined,
+        options: generationOptions(body),
         tools: [...new Set((body.tools ?? []).map((t) => t.function.name))],
         agentId: meta.agent_id ?? undefined,
         files: meta.files ?? [],
@@ -116,7 +119,7 @@ export function chatRoutes(services: Services): Hono<AppEnv> {
     const id = `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`;
     const created = Math.floor(services.now() / 1000);
     const head = { id, created, model: prepared.model.id };
-    if (body.stream) return await streamed(c, prepared, head);
+    if (body.stream) return await streamed(c, prepared, head, body.stream_options?.include_usage === true);
 
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -182,25 +185,39 @@ function fail(c: Context<AppEnv>, err: ChatError): Response {
 
 const encoder = new TextEncoder();
 
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 async function streamed(
   c: Context<AppEnv>,
   prepared: PreparedCompletion,
   head: { id: string; created: number; model: string },
+  includeUsage: boolean,
 ): Promise<Response> {
   const controller = new AbortController();
   const requestSignal = c.req.raw.signal;
   const onAbort = () => controller.abort();
   requestSignal.addEventListener('abort', onAbort, { once: true });
-  const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  const event = (fields: Record<string, unknown>) =>
     encoder.encode(
-      `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', system_fingerprint: null, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }], ...extra })}\n\n`,
+      `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', system_fingerprint: null, ...fields })}\n\n`,
     );
+  const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    event({ choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }], ...extra });
   const log = c.get('log');
   const events = prepared.run(controller.signal);
+  // With stream_options.include_usage, the usage also comes as a chunk of its own without choices, before [DONE].
   const encode = (ev: CompletionEvent) =>
     ev.type === 'text'
       ? chunk({ delta: { content: ev.text } })
-      : chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations });
+      : concat(
+          chunk({ delta: {}, finish_reason: ev.finishReason }, { usage: ev.usage, citations: ev.citations }),
+          includeUsage ? event({ choices: [], usage: ev.usage }) : new Uint8Array(),
+        );
 
   // The stream starts with the first event: a failure before any answer (upstream down, timed out) keeps its HTTP status.
   let first: IteratorResult<CompletionEvent>;

@@ -7,7 +7,7 @@
  * Each worker searches the index's committed snapshots through an engine
  * SnapshotReader: before a job, a worker whose snapshot is older than the
  * index reader's gets `reader.share()` (segment images in shared memory, so no
- * copy of the index per thread; see engine/shared-snapshot.ts). A search sees
+ * copy of the index per thread; see engine/reader/shared-snapshot.ts). A search sees
  * the same commit it would on the main thread: read-your-commits holds.
  *
  * A viewer's token set is posted to a worker once (then named by an id) rather than with

@@ -5,7 +5,7 @@
  * are keyed by (snapshot generation, token-set id, document key): a commit or
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
- * Least recently used entries are evicted past `maxEntries` (bounded-map.ts: in bulk,
+ * Least recently used entries are evicted past `maxEntries` (engine/util/bounded-map.ts: in bulk,
  * by generations), and all of them once a later snapshot is asked for: no key of an
  * earlier snapshot is ever looked up again, so under a stream of commits they would
  * only fill the cache (and the heap) up to its bound. A second map keeps

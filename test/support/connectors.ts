@@ -5,6 +5,7 @@
  * state in memory or on disk, an engine that commits every few milliseconds (a run waits for the
  * commit holding its documents), and helpers for the admin API, runs, file trees and searches.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,8 @@ import type { RunView } from '../../src/connectors/run-log.ts';
 import { blobsDir } from '../../src/documents/blobs.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
 import { DocumentService } from '../../src/documents/service.ts';
-import { silentLogger } from '../../src/log.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
+import { AuditLog } from '../../src/audit/audit.ts';
 import { DOCUMENT_SCHEMA, documentKey } from '../../src/documents/index-schema.ts';
 import type { Services } from '../../src/services.ts';
 import { documentIdOf } from '../../src/connectors/ids.ts';
@@ -34,10 +36,15 @@ export interface HarnessOptions {
   onDisk?: boolean;
   /** Schedule runs in the background as the server does (default false: tests start runs). */
   background?: boolean;
+  /** The logger of every service (default: silent). */
+  log?: Logger;
+  /** Keep an audit log in `<dir>/audit`, as the server does (default false). */
+  audit?: boolean;
 }
 
 export async function connectorHarness(opts: HarnessOptions = {}) {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'connectors-test-')));
+  const log = opts.log ?? silentLogger;
   const onDisk = opts.onDisk ?? opts.dir !== undefined;
   const base = await testServices({
     env: { DATA_DIR: dir, CONNECTOR_SECRET: SECRET, ...opts.env },
@@ -67,20 +74,21 @@ export async function connectorHarness(opts: HarnessOptions = {}) {
       extract,
       blobsDir: blobsDir(join(dir, 'documents')),
     }),
-    log: silentLogger,
+    log,
     now: () => Date.now(),
   });
   const now = () => Date.now();
-  const scheduler = new ConnectorScheduler({ config, state, documents, log: silentLogger, now });
+  const scheduler = new ConnectorScheduler({ config, state, documents, log, now });
   await scheduler.start({ background: opts.background ?? false });
   const uploads = await UploadSessions.open(join(dir, 'uploads'), {
     state,
     documents,
     maxBinaryBytes: config.maxBinaryBytes,
     now,
-    log: silentLogger,
+    log,
   });
-  const services: Services = { config, log: silentLogger, state, now, documents, connectors: scheduler, uploads };
+  const audit = opts.audit ? new AuditLog({ dir: join(dir, 'audit'), log, now, retentionDays: 30 }) : undefined;
+  const services: Services = { config, log, state, now, documents, connectors: scheduler, uploads, audit };
   const app = createApp(services);
 
   async function call(method: string, path: string, key: string | null, body?: unknown) {
@@ -147,6 +155,7 @@ export async function connectorHarness(opts: HarnessOptions = {}) {
     async close(removeDir = opts.dir === undefined) {
       await scheduler.stop();
       await uploads.close();
+      await audit?.close();
       await documents.close();
       await index.close();
       await state.close();
@@ -169,4 +178,41 @@ export async function writeTree(root: string, files: Record<string, string | Uin
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+
+export interface CommandEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `enterprise-search connector run <id>` (src/main.ts) on `dataDir`; with `killAtDone`, kills
+ * it with SIGKILL once a progress line shows that many items done.
+ */
+export function runConnectorCommand(dataDir: string, id: string, killAtDone?: number): Promise<CommandEnd> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'connector', 'run', id], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        ADMIN_KEY: MASTER_KEY,
+        CONNECTOR_SECRET: SECRET,
+        COMMIT_INTERVAL_MS: '50',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      for (const m of c.toString().matchAll(/^run \d+: (\d+) of \d+ items$/gm))
+        if (killAtDone !== undefined && Number(m[1]) >= killAtDone) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }

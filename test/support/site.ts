@@ -20,7 +20,8 @@ export interface PageSpec {
 export interface Site {
   base: string;
   pages: Map<string, PageSpec>;
-  requests: { path: string; headers: IncomingHttpHeaders }[];
+  /** Every request, with the clock's time (`Date.now()`) when it arrived. */
+  requests: { path: string; headers: IncomingHttpHeaders; at: number }[];
   /** Require this Authorization header on every request (else 401). */
   authorization?: string;
   close(): Promise<void>;
@@ -33,7 +34,7 @@ export async function startSite(): Promise<Site> {
   const site = { pages, requests } as Site;
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
-    requests.push({ path, headers: req.headers });
+    requests.push({ path, headers: req.headers, at: Date.now() });
     const answer = () => {
       if (site.authorization && req.headers.authorization !== site.authorization) {
         res.writeHead(401, { 'www-authenticate': 'Basic realm="intranet"' }).end('unauthorized');

@@ -5,6 +5,7 @@
  * from the operator's configuration, so they are not subject to the crawler's
  * address policy.
  */
+import { decodeHTML } from 'entities/decode';
 import { ProviderError } from './types.ts';
 
 const MAX_BODY_BYTES = 10_000_000;
@@ -60,16 +61,10 @@ export async function getJson(
   }
 }
 
-/** Strip markup (e.g. Brave's `<strong>` highlights) and decode the common entities. */
+/** Strip markup (e.g. Brave's `<strong>` highlights) and decode the character references (the whole HTML5 table). */
 export function plainText(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return value
-    .replace(/<[^>]*>/g, '')
-    .replace(
-      /&(amp|lt|gt|quot|#39|#x27|apos|nbsp);/g,
-      (_, e: string) =>
-        ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'", nbsp: ' ' })[e] ?? '',
-    )
+  return decodeHTML(value.replace(/<[^>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -6,7 +6,7 @@
  */
 import { xxh64 } from '@node-rs/xxhash';
 import type { Language, Token } from '../../../engine/analysis/types.ts';
-import { byte4ToInt, intToByte4 } from '../../../engine/segment/norms.ts';
+import { byte4ToInt, intToByte4 } from '../../../engine/similarity/norms.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import type { FieldStats, Impact, PostingsIterator, SegmentReader, TermStats } from '../../../engine/segment/types.ts';
 

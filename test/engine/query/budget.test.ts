@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Hit, Index, Searcher } from '../../../engine/index.ts';
 import { QueryError } from '../../../engine/index.ts';
-import { postingsBlocksDecoded } from '../../../engine/segment/postings-reader.ts';
+import { postingsBlocksDecoded } from '../../../engine/postings/postings-reader.ts';
 import { doc, indexOf } from '../helpers/index-fixture.ts';
 import { int, rng } from '../helpers/random.ts';
 

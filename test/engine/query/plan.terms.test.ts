@@ -7,13 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryDirectory, openIndex } from '../../../engine/index.ts';
-import { executeQuery } from '../../../engine/query/execute.ts';
-import type { SnapshotContext } from '../../../engine/query/execute.ts';
+import { executeQuery } from '../../../engine/search/execute.ts';
+import type { SnapshotContext } from '../../../engine/search/execute.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import { buildPlan, buildTermsPlan, GlobalStats } from '../../../engine/query/plan.ts';
 import type { FieldScoring } from '../../../engine/query/plan.ts';
-import { bm25Params } from '../../../engine/scoring/bm25.ts';
-import { termsQuery } from '../../../engine/similarity/more-like-this.ts';
+import { bm25Params } from '../../../engine/similarity/bm25.ts';
+import { termsQuery } from '../../../engine/mlt/more-like-this.ts';
 import { int, rng, zipfWords } from '../helpers/random.ts';
 
 const schema = {

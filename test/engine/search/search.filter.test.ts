@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { doc, indexOf, schema } from '../helpers/index-fixture.ts';
-import { Searcher } from '../../../engine/searcher.ts';
+import { Searcher } from '../../../engine/search/searcher.ts';
 import { FilterCache } from '../../../engine/query/filter.ts';
 import type { Filter } from '../../../engine/query/types.ts';
 

@@ -6,12 +6,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SegmentBuffer, type AnalyzedDoc } from '../../../engine/segment/segment-buffer.ts';
+import { SegmentBuffer, type AnalyzedDoc } from '../../../engine/indexer/segment-buffer.ts';
 import { SegmentCore, SegmentView } from '../../../engine/segment/segment-reader.ts';
 import { concatChunks } from '../../../engine/segment/segment-writer.ts';
 import { NO_MORE_DOCS } from '../../../engine/segment/types.ts';
 import { EngineError } from '../../../engine/errors.ts';
-import { simhash } from '../../../engine/similarity/simhash.ts';
+import { simhash } from '../../../engine/duplicates/simhash.ts';
 
 function tokens(text: string) {
   return text

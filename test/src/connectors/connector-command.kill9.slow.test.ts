@@ -5,40 +5,11 @@
  * Also: the command refuses a data directory that a server holds.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FsDirectory } from '../../../engine/index.ts';
-import { connectorHarness, MASTER, SECRET, tempDir, writeTree } from '../../support/connectors.ts';
-
-const MAIN = new URL('../../../src/main.ts', import.meta.url).pathname;
-
-interface ChildEnd {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run the command; with `killAtDone`, SIGKILL it once a progress line shows that many items done. */
-function runCommand(dataDir: string, id: string, killAtDone?: number): Promise<ChildEnd> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'connector', 'run', id], {
-      env: { ...process.env, DATA_DIR: dataDir, ADMIN_KEY: MASTER, CONNECTOR_SECRET: SECRET, COMMIT_INTERVAL_MS: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      for (const m of c.toString().matchAll(/^run \d+: (\d+) of \d+ items$/gm))
-        if (killAtDone !== undefined && Number(m[1]) >= killAtDone) child.kill('SIGKILL');
-    });
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+import { connectorHarness, runConnectorCommand, tempDir, writeTree } from '../../support/connectors.ts';
 
 test(
   'a connector run killed with SIGKILL resumes without losing or duplicating anything',
@@ -58,12 +29,12 @@ test(
       let killed = 0;
       for (let round = 0; round < 3; round++) {
         // Items counted done were pushed and acknowledged (durable in the queue), recorded or not.
-        const end = await runCommand(dataDir, c.id, 1000 * (round + 1));
+        const end = await runConnectorCommand(dataDir, c.id, 1000 * (round + 1));
         if (end.signal === 'SIGKILL') killed++;
         else assert.equal(end.code, 0, end.stderr);
       }
       assert.ok(killed >= 1, 'at least one run was killed midway');
-      const last = await runCommand(dataDir, c.id);
+      const last = await runConnectorCommand(dataDir, c.id);
       assert.equal(last.code, 0, last.stderr);
       const final = JSON.parse(last.stdout);
       assert.equal(final.state, 'completed');
@@ -113,7 +84,7 @@ test('the command refuses a data directory a server holds', { timeout: 60_000 },
   try {
     const lock = await (await FsDirectory.open(join(dataDir, 'index'))).lock();
     try {
-      const end = await runCommand(dataDir, 'conn_000000000000000000000000');
+      const end = await runConnectorCommand(dataDir, 'conn_000000000000000000000000');
       assert.equal(end.code, 1);
       assert.match(end.stderr, /is in use .*POST \/api\/admin\/connectors\/conn_0+\/run/s);
     } finally {

@@ -1,12 +1,13 @@
 /**
  * Faults of the files connector: a file that fails extraction is reported failed with the
  * extractor's reason, the run goes on, and every next run tries it again until it succeeds; a
- * missing root fails the run and deletes nothing; an empty root (an unmounted share) and an
- * unreadable folder make the listing incomplete, so nothing is deleted; a file over the size
- * limit is reported without being read.
+ * missing root fails the run and deletes nothing; an empty root (an unmounted share) and a
+ * folder that cannot be listed make the listing incomplete, so nothing is deleted; a file whose
+ * metadata cannot be read and a file over the size limit are reported failed, the latter without
+ * being read. Unreadable means unreadable for root too (CI runs as root): paths past PATH_MAX.
  */
 import assert from 'node:assert/strict';
-import { chmod, copyFile, mkdir, rm, rename, utimes } from 'node:fs/promises';
+import { copyFile, mkdir, rm, rename, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connectorHarness, tempDir, writeTree, type ConnectorHarness } from '../../support/connectors.ts';
@@ -36,7 +37,6 @@ before(async () => {
 });
 after(async () => {
   await h.close();
-  await chmod(join(root, 'locked'), 0o755).catch(() => {});
   await rm(root, { recursive: true, force: true });
 });
 
@@ -128,18 +128,50 @@ describe('files connector faults', () => {
     }
   });
 
-  it('an unreadable folder makes the listing incomplete', { skip: process.getuid?.() === 0 }, async () => {
-    await writeTree(root, { 'locked/secret.txt': 'hidden' }, T0);
+  it('a folder that cannot be listed makes the listing incomplete; a file that cannot be read fails', async () => {
+    // Nobody can open a path longer than PATH_MAX (4,096 bytes on Linux), root included, so a
+    // tree that grows past it (deep shares do) fails here whatever the privileges. Renaming
+    // the top folders to longer names pushes the deepest folder and a file beside it past the
+    // limit, while every folder above stays listable; renaming them back repairs the tree.
+    const short = 'd'.repeat(100);
+    const long = 'L'.repeat(255);
+    // The innermost folder ends 3,390 bytes in: five renames add 775, which puts it past the
+    // limit and its parent (with the file's long name) as well, while the parent stays listable.
+    const base = root.length + '/deep'.length;
+    const depth = Math.floor((3_390 - base) / (short.length + 1));
+    const last = 'd'.repeat(short.length + (3_390 - base - depth * (short.length + 1)));
+    const chain = [...Array(depth - 1).fill(short), last];
+    const lastName = 'x'.repeat(150) + '.txt';
+    const inner = ['deep', ...chain].join('/');
+    const outer = ['deep', ...chain.slice(0, -1)].join('/');
+    await writeTree(root, { [`${inner}/far.txt`]: 'far away', [`${outer}/${lastName}`]: 'beside' }, T0);
+    const oldKeys = [`${inner}/far.txt`, `${outer}/${lastName}`];
     const first = await h.run(id);
-    assert.equal(first.counts.sent, 1);
-    await chmod(join(root, 'locked'), 0o000);
+    assert.equal(first.counts.sent, 2);
+    const renamed = 5;
+    const renameTop = async (from: string, to: string) => {
+      for (let i = 1; i <= renamed; i++) {
+        const parent = join(root, 'deep', ...Array(i - 1).fill(to));
+        await rename(join(parent, from), join(parent, to));
+      }
+    };
+    await renameTop(short, long);
     try {
       const run = await h.run(id);
-      assert.match(run.incomplete ?? '', /locked could not be listed/);
+      assert.equal(run.state, 'completed');
+      assert.match(run.incomplete ?? '', /^folder deep\/L+\/.* could not be listed: ENAMETOOLONG/);
+      assert.equal(run.counts.failed, 2, 'the failed PDF stays failed, and the file beside the folder fails');
+      const failed = run.failures.find((f) => f.item.endsWith(lastName));
+      assert.match(failed?.reason ?? '', /cannot read the file's metadata: ENAMETOOLONG/);
       assert.equal(run.counts.deleted, 0);
-      assert.ok(h.doc('faulty', 'locked/secret.txt'), 'its files stay');
+      for (const key of oldKeys) assert.ok(h.doc('faulty', key), 'its files stay');
     } finally {
-      await chmod(join(root, 'locked'), 0o755);
+      await renameTop(long, short);
     }
+    const repaired = await h.run(id);
+    assert.equal(repaired.incomplete, null);
+    assert.equal(repaired.counts.deleted, 1, 'only the key that failed under its longer name, gone now');
+    assert.equal(repaired.counts.failed, 1, 'only the oversized file is left');
+    for (const key of oldKeys) assert.ok(h.doc('faulty', key));
   });
 });

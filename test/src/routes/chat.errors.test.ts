@@ -68,7 +68,22 @@ describe('authentication', () => {
 
 describe('body validation (422)', () => {
   const cases: [string, unknown, string][] = [
-    ['an extra field', { messages: user, top_p: 1 }, 'top_p'],
+    ['a field outside the compatible API', { messages: user, top_k: 40 }, 'top_k'],
+    ['a compatible field the service lacks (client functions)', { messages: user, functions: [] }, 'functions'],
+    ['n other than 1', { messages: user, n: 2 }, 'n'],
+    ['logprobs requested', { messages: user, logprobs: true }, 'logprobs'],
+    ['a structured response format', { messages: user, response_format: { type: 'json_object' } }, 'response_format'],
+    ['max_tokens of 0', { messages: user, max_tokens: 0 }, 'max_tokens'],
+    ['a fractional max_completion_tokens', { messages: user, max_completion_tokens: 1.5 }, 'max_completion_tokens'],
+    ['five stop sequences', { messages: user, stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
+    ['a stop sequence not a string', { messages: user, stop: [5] }, 'stop.0'],
+    ['top_p above 1', { messages: user, top_p: 1.5 }, 'top_p'],
+    ['presence_penalty below -2', { messages: user, presence_penalty: -3 }, 'presence_penalty'],
+    [
+      'an unknown stream option',
+      { messages: user, stream: true, stream_options: { colour: 1 } },
+      'stream_options.colour',
+    ],
     ['no messages', { model: 'fake-model' }, 'messages'],
     ['empty messages', { messages: [] }, 'messages'],
     ['a tool role', { messages: [{ role: 'tool', content: 'x' }] }, 'messages.0.role'],
@@ -148,7 +163,7 @@ describe('body validation (422)', () => {
   it('the official client raises UnprocessableEntityError', async () => {
     const client = await h.client();
     await assert.rejects(
-      client.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], model: 'fake-model', top_p: 0.5 }),
+      client.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], model: 'fake-model', n: 2 }),
       OpenAI.UnprocessableEntityError,
     );
   });
