@@ -23,6 +23,8 @@ import { webSearchRoutes } from './routes/web-search.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
+import { adminSettingsRoutes } from './routes/admin.settings.ts';
+import { adminStatsRoutes } from './routes/admin.stats.ts';
 import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -120,6 +122,8 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', chatRoutes(services));
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
+  app.route('/', adminStatsRoutes(services));
+  app.route('/', adminSettingsRoutes(services));
   app.route('/', conversationRoutes({ ...services, conversations }));
   app.route('/', analyticsRoutes(services, analytics));
   app.route('/', adminAnalyticsRoutes(services, analytics));

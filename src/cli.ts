@@ -12,10 +12,10 @@ import { EnvSchema } from './config.ts';
 export const VERSION: string = pkg.version;
 const NAME = pkg.name;
 
-type Variable = keyof typeof EnvSchema.entries;
+export type Variable = keyof typeof EnvSchema.entries;
 
 /** One line per configuration variable; the default shown comes from the schema. */
-const VARIABLE_HELP: Record<Variable, string> = {
+export const VARIABLE_HELP: Record<Variable, string> = {
   PORT: 'TCP port to listen on (0 picks a free one)',
   HOST: 'interface to listen on; 0.0.0.0 for all',
   DATA_DIR: 'directory holding all state; created if missing',

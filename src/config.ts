@@ -331,7 +331,7 @@ const commaList = (value: string | undefined) =>
     .filter((x) => x !== '');
 
 /** Variables whose values never appear in messages or logs. */
-const SECRET_VARIABLES = new Set([
+export const SECRET_VARIABLES = new Set([
   'ADMIN_KEY',
   'BRAVE_API_KEY',
   'LLM_API_KEY',

@@ -65,22 +65,42 @@ function envTableMismatches(rows: string[][], defaults: ReadonlyMap<string, stri
   return problems;
 }
 
-/** Differences between the README's suffix table and the code's table, row by row and in order. */
-function fileTypeTableMismatches(rows: string[][], table: readonly FileTypeRow[]): string[] {
-  const problems: string[] = [];
-  const n = Math.max(rows.length, table.length);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i];
-    const code = table[i];
-    if (!row || !code) {
-      problems.push(`row ${i + 1}: ${row ? `README ${row[0]}` : `code ${code.suffix}`} has no counterpart`);
-      continue;
+/**
+ * The README's suffix table, one row per search file type, flattened into code rows in order. A cell
+ * lists its suffixes separated by `; `, each as `` `suffix` media/type, other/type (also `ext`, `ext`) ``.
+ */
+function suffixEntries(rows: string[][]): FileTypeRow[] | string {
+  const out: FileTypeRow[] = [];
+  for (const [type, cell] of rows) {
+    for (const entry of cell.split('; ')) {
+      const m = /^`([^`]+)` ([^()]+?)(?: \(also ([^)]+)\))?$/.exec(entry);
+      if (!m) return `entry ${JSON.stringify(entry)} of ${type} is not \`suffix\` media types (also extensions)`;
+      const extensions = m[3] ? list(m[3]).map((e) => literal(e) ?? `not a literal: ${e}`) : undefined;
+      out.push({
+        suffix: m[1],
+        searchFileType: type as FileTypeRow['searchFileType'],
+        mediaTypes: list(m[2]),
+        ...(extensions ? { extensions } : {}),
+      });
     }
-    const [suffix, type, media, extensions] = row;
-    const want = [code.suffix, code.searchFileType, code.mediaTypes.join(', '), (code.extensions ?? []).join(', ')];
-    const got = [suffix, type, list(media).join(', '), list(extensions).join(', ')];
-    if (got.join('\u0000') !== want.join('\u0000'))
-      problems.push(`row ${i + 1}: README | ${got.join(' | ')} |, code | ${want.join(' | ')} |`);
+  }
+  return out;
+}
+
+/** Differences between the README's suffix table and the code's table, entry by entry and in order. */
+function fileTypeTableMismatches(rows: string[][], table: readonly FileTypeRow[]): string[] {
+  const entries = suffixEntries(rows);
+  if (typeof entries === 'string') return [entries];
+  const problems: string[] = [];
+  const show = (r: FileTypeRow) =>
+    [r.suffix, r.searchFileType, r.mediaTypes.join(', '), (r.extensions ?? []).join(', ')].join(' | ');
+  for (let i = 0; i < Math.max(entries.length, table.length); i++) {
+    const [got, want] = [entries[i], table[i]];
+    if (!got || !want) {
+      problems.push(`entry ${i + 1}: ${got ? `README ${got.suffix}` : `code ${want.suffix}`} has no counterpart`);
+    } else if (show(got) !== show(want)) {
+      problems.push(`entry ${i + 1}: README | ${show(got)} |, code | ${show(want)} |`);
+    }
   }
   return problems;
 }
@@ -110,7 +130,7 @@ function documentTypeMismatches(rows: string[][], mapping: Readonly<Record<strin
 }
 
 const ENV_HEADER = ['Variable', 'Default', 'Meaning'];
-const SUFFIX_HEADER = ['Suffix', 'Search file type', 'Media types', 'Other extensions'];
+const SUFFIX_HEADER = ['Search file type', 'Suffix, media types (other extensions)'];
 const DOC_TYPE_HEADER = ['Document `file_type`', 'Search `file_type`'];
 
 const schemaDefaults = new Map(
@@ -127,7 +147,7 @@ describe('README tables match the code', () => {
     assert.deepEqual(envTableMismatches(rows, schemaDefaults), []);
   });
 
-  it('the file suffix table: FILE_TYPE_TABLE row by row', () => {
+  it('the file suffix table: FILE_TYPE_TABLE entry by entry', () => {
     assert.deepEqual(fileTypeTableMismatches(tableRows(README, SUFFIX_HEADER), FILE_TYPE_TABLE), []);
   });
 
@@ -173,10 +193,10 @@ describe('the comparisons find planted mismatches', () => {
     );
   });
 
-  it('file types: a changed media type, a missing row', () => {
+  it('file types: a changed media type, a missing entry, a malformed entry', () => {
     const rows = [
-      ['pdf', 'pdf', 'application/pdf', ''],
-      ['docx', 'word', 'application/msword', 'dot'],
+      ['pdf', '`pdf` application/pdf'],
+      ['word', '`docx` application/msword (also `dot`)'],
     ];
     const code: FileTypeRow[] = [
       { suffix: 'pdf', searchFileType: 'pdf', mediaTypes: ['application/pdf'] },
@@ -184,10 +204,11 @@ describe('the comparisons find planted mismatches', () => {
       { suffix: 'txt', searchFileType: 'txt', mediaTypes: ['text/plain'] },
     ];
     assert.deepEqual(fileTypeTableMismatches(rows, code), [
-      'row 2: README | docx | word | application/msword | dot |, code | docx | word | application/x-docx | dot |',
-      'row 3: code txt has no counterpart',
+      'entry 2: README | docx | word | application/msword | dot |, code | docx | word | application/x-docx | dot |',
+      'entry 3: code txt has no counterpart',
     ]);
     assert.deepEqual(fileTypeTableMismatches(rows.slice(0, 1), code.slice(0, 1)), []);
+    assert.match(fileTypeTableMismatches([['pdf', 'pdf application/pdf']], code)[0], /is not `suffix`/);
   });
 
   it('document types: a wrong mapping, a deferred type shown as fixed, an undocumented type', () => {

@@ -114,6 +114,19 @@ export class IndexReader {
     return s;
   }
 
+  /** Size of the current snapshot: segments, live and deleted docs, and the segments' bytes. */
+  stats(): { segments: number; docs: number; deletedDocs: number; bytes: number } {
+    let docs = 0;
+    let maxDocs = 0;
+    let bytes = 0;
+    for (const v of this.current.views) {
+      docs += v.numDocs;
+      maxDocs += v.maxDoc;
+      bytes += v.core.sizeBytes;
+    }
+    return { segments: this.current.views.length, docs, deletedDocs: maxDocs - docs, bytes };
+  }
+
   /** The raw segment views of the current snapshot (tests, tools). */
   segments(): readonly SegmentView[] {
     return this.current.views;

@@ -1,6 +1,6 @@
 /**
  * Keyword columns of a Searcher's snapshot read through their doc lists: the
- * distinct values carried by live docs, the live docs carrying some values
+ * distinct values carried by live docs, the live docs per value, the live docs carrying some values
  * (as a blank-query search with that keyword filter would return them), and
  * the keys of the docs carrying one value. No scoring, no stored field read.
  */
@@ -32,6 +32,30 @@ export function keywordValues(core: SearcherCore, field: string): string[] {
     }
   }
   return [...out].sort();
+}
+
+/**
+ * Live docs per value of keyword column `field` (values no live doc carries are left out). Reads
+ * every doc list of the column once: linear in the docs of the snapshot, so callers keep the
+ * answer per generation.
+ */
+export function keywordCounts(core: SearcherCore, field: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (v: string, n: number) => n > 0 && out.set(v, (out.get(v) ?? 0) + n);
+  for (const r of core.segments) {
+    if (r.numDocs === 0) continue;
+    if (!r.keywordValues) {
+      for (let d = 0; d < r.maxDoc; d++) if (!r.isDeleted(d)) for (const v of r.keywords(field, d)) add(v, 1);
+      continue;
+    }
+    for (const v of r.keywordValues(field)) {
+      const it = r.keywordDocs(field, v);
+      let n = 0;
+      if (it) for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) if (!r.isDeleted(d)) n++;
+      add(v, n);
+    }
+  }
+  return out;
 }
 
 /**

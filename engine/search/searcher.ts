@@ -21,7 +21,7 @@ import { SearcherCore } from './searcher-core.ts';
 import type { SearcherOptions } from './searcher-core.ts';
 import { searchHits } from './search-hits.ts';
 import { DocLookup } from './doc-lookup.ts';
-import { keysWithKeyword, keywordValues, withKeyword } from './keyword-lookup.ts';
+import { keysWithKeyword, keywordCounts, keywordValues, withKeyword } from './keyword-lookup.ts';
 import { HitHighlighter } from './hit-highlights.ts';
 import { hitSummary } from './hit-summary.ts';
 import { SimilarDocs } from './similar-docs.ts';
@@ -63,6 +63,11 @@ export class Searcher {
   /** Distinct values of keyword column `field` carried by at least one live doc, sorted. */
   keywordValues(field: string): string[] {
     return keywordValues(this.core, field);
+  }
+
+  /** Live docs per value of keyword column `field` (see keyword-lookup.ts). */
+  keywordCounts(field: string): Map<string, number> {
+    return keywordCounts(this.core, field);
   }
 
   /** Live docs carrying any of `values` in keyword column `field` (see keyword-lookup.ts). */

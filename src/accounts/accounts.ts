@@ -185,6 +185,33 @@ export async function revokeKey(
 }
 
 /**
+ * Set or clear (`null`) when a key expires; `expiresAt` (epoch ms) must be in the future (checked by
+ * the caller). The same permissions as revoking it; a revoked key answers 409 (it cannot come back).
+ */
+export async function setKeyExpiry(
+  deps: AccountsDeps,
+  id: string,
+  expiresAt: number | null,
+  opts: { mayRevokeServiceKeys: boolean; actor: Actor },
+): Promise<KeyView> {
+  const key = deps.state.get(accountsPart).keys.get(id);
+  if (!key) throw notFound(`No key with id ${id}`);
+  if (key.kind === 'service' && !opts.mayRevokeServiceKeys) {
+    throw forbidden(
+      "Changing a service-account key's expiry needs the master key or the administrator and developer roles",
+    );
+  }
+  if (key.kind === 'personal') {
+    const owner = deps.state.get(accountsPart).accounts.get(key.owner_id);
+    if (owner) assertMayManage(opts.actor, owner.roles, "Changing this account's key");
+  }
+  if (key.revoked_at !== null) throw conflict(`Key ${id} is revoked; issue a new key instead`);
+  const expires_at = expiresAt === null ? null : iso(expiresAt);
+  await commitAccounts(deps.state, { type: 'accounts.key_expiry_set', id, expires_at, at: iso(deps.now()) });
+  return keyView(deps.state.get(accountsPart).keys.get(id)!);
+}
+
+/**
  * Set an account's password for browser sign-in (passwords.ts policy, 400 when refused). Every
  * session created before is ended by the rule in src/sessions/sessions.ts.
  */

@@ -17,27 +17,25 @@ export function parseTimestamp(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** An ISO 8601 instant in the future (relative to `now()` at validation), as epoch ms. */
+function futureInstant(now: () => number) {
+  return v.pipe(
+    v.string(),
+    v.check((s) => parseTimestamp(s) !== undefined, pyIssue('datetime_parsing', 'Input should be a valid datetime')),
+    v.check(
+      (s) => {
+        const ms = parseTimestamp(s);
+        return ms === undefined || ms > now();
+      },
+      pyIssue('datetime_future', 'Input should be in the future'),
+    ),
+    v.transform((s) => parseTimestamp(s) as number),
+  );
+}
+
 /** Optional `expires_at`: ISO 8601, in the future (relative to `now()` at validation). */
 export function expiresAtSchema(now: () => number) {
-  return v.optional(
-    v.nullable(
-      v.pipe(
-        v.string(),
-        v.check(
-          (s) => parseTimestamp(s) !== undefined,
-          pyIssue('datetime_parsing', 'Input should be a valid datetime'),
-        ),
-        v.check(
-          (s) => {
-            const ms = parseTimestamp(s);
-            return ms === undefined || ms > now();
-          },
-          pyIssue('datetime_future', 'Input should be in the future'),
-        ),
-        v.transform((s) => parseTimestamp(s) as number),
-      ),
-    ),
-  );
+  return v.optional(v.nullable(futureInstant(now)));
 }
 
 /** A login email (accounts/email.ts rules), trimmed and lowercased; 422 `value_error` with the reason. */
@@ -68,3 +66,9 @@ export const createServiceAccountBody = (now: () => number) =>
     name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(128)),
     expires_at: expiresAtSchema(now),
   });
+
+/** A key's new expiry: an instant in the future, or `null` for none (required, so nothing changes by accident). */
+export const keyExpiryBody = (now: () => number) => v.strictObject({ expires_at: v.nullable(futureInstant(now)) });
+
+/** An account's roles, replacing the ones it has (an empty list takes every role away). */
+export const SetRolesBody = v.strictObject({ roles: v.array(v.picklist(ROLES)) });

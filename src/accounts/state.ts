@@ -64,6 +64,7 @@ export type AccountsEvent =
   | { type: 'accounts.account_deleted'; id: string; at: string }
   | { type: 'accounts.key_created'; key: KeyRecord }
   | { type: 'accounts.key_revoked'; id: string; at: string }
+  | { type: 'accounts.key_expiry_set'; id: string; expires_at: string | null; at: string }
   | { type: 'accounts.service_account_created'; serviceAccount: ServiceAccountRecord; key: KeyRecord }
   | { type: 'accounts.master_key_generated'; digest: string; at: string }
   | { type: 'accounts.password_set'; id: string; hash: string; at: string }
@@ -121,6 +122,11 @@ export const accountsPart: StatePart<AccountsState, AccountsEvent> = {
       case 'accounts.key_revoked':
         revokeKey(s, e.id, e.at);
         return;
+      case 'accounts.key_expiry_set': {
+        const key = s.keys.get(e.id);
+        if (key) key.expires_at = e.expires_at;
+        return;
+      }
       case 'accounts.service_account_created':
         addKey(s, e.key);
         s.serviceAccounts.set(e.serviceAccount.id, { ...e.serviceAccount });

@@ -1,7 +1,12 @@
 /**
  * Hono middleware factories that authenticate the request and check its
  * kind, setting `principal` for the handler:
- * - requireServiceAccount: Indexing API, `svcsa_` service-account keys only;
+ * - requireServiceAccount: Indexing API, `svcsa_` service-account keys; with
+ *   `adminSessions` (the control plane, check-access, document status) also
+ *   the browser session of an account with the administrator role, so the
+ *   dashboard can act there (never a personal key; document pushes stay
+ *   service-account-only: a session there is a valid credential of the
+ *   wrong kind, 403);
  * - requirePersonal: search, chat and web search, personal account keys only
  *   (the principal carries the account's email, used for visibility), or the
  *   browser session of an account (the web pages call the same API);
@@ -91,12 +96,21 @@ function deny(c: Context<AppEnv>, detail: string): Response {
   return c.json({ detail }, 401);
 }
 
-export function requireServiceAccount(deps: GuardDeps): MiddlewareHandler<AppEnv> {
+export function requireServiceAccount(
+  deps: GuardDeps,
+  opts: { adminSessions?: boolean } = {},
+): MiddlewareHandler<AppEnv> {
   return guard(
     deps,
-    (p) =>
-      p.kind === 'service_account' ? undefined : 'The Indexing API accepts only service-account keys (svcsa_...)',
-    false,
+    (p) => {
+      if (p.kind === 'service_account') return undefined;
+      if (!opts.adminSessions || p.kind !== 'account' || p.sessionId === undefined)
+        return 'The Indexing API accepts only service-account keys (svcsa_...)';
+      return p.roles.includes('administrator')
+        ? undefined
+        : 'The Indexing API accepts a browser session only of an account with the administrator role';
+    },
+    true,
   );
 }
 

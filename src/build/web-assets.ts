@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const WEB = fileURLToPath(new URL('../web/', import.meta.url));
 
 /** Browser entry modules: src/web/client/<name>.ts -> <name>.js. */
-export const CLIENT_ENTRIES = ['page', 'search', 'chat'] as const;
+export const CLIENT_ENTRIES = ['page', 'search', 'chat', 'admin'] as const;
 export const STYLESHEET = 'app.css';
 export const ICON = 'icon.svg';
 

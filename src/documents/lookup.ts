@@ -91,8 +91,37 @@ export function documentStatus(deps: LookupDeps, datasource: string, id: string)
   };
 }
 
+/**
+ * Why a person may or may not see a document, in parts (the dashboard shows them; the API answers
+ * them with `?explain=true`): whether the person is registered on the datasource, which permission
+ * grants access (`anonymous`: everyone registered; `user`: listed in allowed_users; `group`: through
+ * `group_path`, the person's email followed by the chain of groups, each a member of the next, ending
+ * at an allowed group), the document's permissions and the person's groups (transitively).
+ */
+export interface AccessExplanation {
+  registered: boolean;
+  granted_by: 'anonymous' | 'user' | 'group' | null;
+  group_path: string[] | null;
+  document: { anonymous: boolean; allowed_users: number; allowed_groups: string[] };
+  user_groups: string[];
+}
+
+export interface AccessAnswer {
+  has_access: boolean;
+  datasource: string;
+  document_id: string;
+  user_email: string;
+  reason: string;
+  explanation: AccessExplanation;
+}
+
+const REASONS = {
+  anonymous: 'the document allows everyone registered on the datasource (anonymous access), and the user is registered',
+  user: 'the user is listed in allowed_users',
+} as const;
+
 /** Whether `user_email` may see the committed document, with the reason (the granting token and group path, or why not). */
-export function checkAccess(deps: LookupDeps, input: CheckAccessInput) {
+export function checkAccess(deps: LookupDeps, input: CheckAccessInput): AccessAnswer {
   const ds = requireDatasource(deps, input.datasource);
   const doc = committedDocument(deps, input.datasource, input.document_id);
   if (!doc)
@@ -101,47 +130,42 @@ export function checkAccess(deps: LookupDeps, input: CheckAccessInput) {
     );
   const email = input.user_email.trim().toLowerCase();
   const base = { datasource: input.datasource, document_id: input.document_id, user_email: email };
-  const docTokens = new Set(doc.keywords.acl ?? []);
-  const held = userTokens(ds, email);
-  if (held.length === 0) {
-    return {
-      has_access: false,
-      ...base,
-      reason: `${email} is not registered on datasource '${input.datasource}', so none of its documents are visible`,
-    };
+  const raw = [...new Set(doc.keywords.acl ?? [])];
+  const docTokens = raw.map(parseToken).filter((t) => t !== null);
+  const document = {
+    anonymous: docTokens.some((t) => t.kind === 'anonymous'),
+    allowed_users: docTokens.filter((t) => t.kind === 'user').length,
+    allowed_groups: docTokens.filter((t) => t.kind === 'group').map((t) => t.value),
+  };
+  const held = new Set(userTokens(ds, email));
+  const user_groups = [...resolveGroups(ds, email)].sort();
+  const explain = (granted_by: AccessExplanation['granted_by'], group_path: string[] | null = null) => ({
+    registered: held.size > 0,
+    granted_by,
+    group_path,
+    document,
+    user_groups,
+  });
+  if (held.size === 0) {
+    const reason = `${email} is not registered on datasource '${input.datasource}', so none of its documents are visible`;
+    return { has_access: false, ...base, reason, explanation: explain(null) };
   }
-  const granting = held.filter((t) => docTokens.has(t)).map((t) => parseToken(t)!);
-  const order = ['anonymous', 'user', 'group'] as const;
-  for (const kind of order) {
+  const granting = raw
+    .filter((t) => held.has(t))
+    .map(parseToken)
+    .filter((t) => t !== null);
+  for (const kind of ['anonymous', 'user', 'group'] as const) {
     const t = granting.find((g) => g.kind === kind);
     if (!t) continue;
-    if (kind === 'anonymous')
-      return {
-        has_access: true,
-        ...base,
-        reason:
-          'the document allows everyone registered on the datasource (anonymous access), and the user is registered',
-      };
-    if (kind === 'user') return { has_access: true, ...base, reason: `the user is listed in allowed_users` };
-    const path = membershipPath(ds, email, t.value) ?? [t.value];
-    return {
-      has_access: true,
-      ...base,
-      reason: `the document allows group '${t.value}'; membership: ${[email, ...path].join(' -> ')}`,
-    };
+    if (kind !== 'group') return { has_access: true, ...base, reason: REASONS[kind], explanation: explain(kind) };
+    const path = [email, ...(membershipPath(ds, email, t.value) ?? [t.value])];
+    const reason = `the document allows group '${t.value}'; membership: ${path.join(' -> ')}`;
+    return { has_access: true, ...base, reason, explanation: explain('group', path) };
   }
-  const allowedGroups = [...docTokens]
-    .map(parseToken)
-    .filter((t) => t?.kind === 'group')
-    .map((t) => t!.value);
-  const allowedUsers = [...docTokens].map(parseToken).filter((t) => t?.kind === 'user').length;
-  const groups = [...resolveGroups(ds, email)];
-  return {
-    has_access: false,
-    ...base,
-    reason:
-      `no permission matches: the document allows ${allowedUsers} listed user(s) (not this one)` +
-      (allowedGroups.length ? ` and the groups ${allowedGroups.map((g) => `'${g}'`).join(', ')}` : ' and no groups') +
-      `; the user belongs to ${groups.length ? groups.map((g) => `'${g}'`).join(', ') : 'no groups'}`,
-  };
+  const groups = document.allowed_groups;
+  const reason =
+    `no permission matches: the document allows ${document.allowed_users} listed user(s) (not this one)` +
+    (groups.length ? ` and the groups ${groups.map((g) => `'${g}'`).join(', ')}` : ' and no groups') +
+    `; the user belongs to ${user_groups.length ? user_groups.map((g) => `'${g}'`).join(', ') : 'no groups'}`;
+  return { has_access: false, ...base, reason, explanation: explain(null) };
 }

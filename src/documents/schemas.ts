@@ -162,6 +162,11 @@ export const PushQuerySchema = v.strictObject({
   ),
 });
 
+/** Query of POST /documents/check-access: `explain=true` adds the structured `explanation`. */
+export const CheckAccessQuerySchema = v.object({
+  explain: v.optional(v.picklist(['true', 'false', '1', '0'])),
+});
+
 /** The body of POST /check_access. */
 export const CheckAccessSchema = v.strictObject({
   datasource: v.pipe(v.string(), v.minLength(1)),

@@ -70,6 +70,11 @@ export class StatusRegistry {
     return this.byKey.get(key);
   }
 
+  /** Every tracked status (do not mutate them). */
+  values(): IterableIterator<DocumentStatus> {
+    return this.byKey.values();
+  }
+
   set(key: string, status: DocumentStatus): void {
     this.byKey.set(key, status);
     if (status.state === 'queued' || (status.state === 'deleted' && status.committed_at === null)) {

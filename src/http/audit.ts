@@ -29,7 +29,9 @@ const ROUTES: Route[] = [
   ['DELETE', new RegExp(`^/api/admin/accounts/${S}/sessions$`), 'account.sessions_end', (m) => m[1]],
   ['POST', new RegExp(`^/api/admin/accounts/${S}/keys$`), 'key.create', (m) => m[1]],
   ['DELETE', new RegExp(`^/api/admin/keys/${S}$`), 'key.revoke', (m) => m[1]],
+  ['PUT', new RegExp(`^/api/admin/keys/${S}/expiry$`), 'key.expiry', (m) => m[1]],
   ['POST', /^\/api\/admin\/service-accounts$/, 'service_account.create', (_, b) => b?.name],
+  ['POST', /^\/api\/admin\/settings\/check$/, 'settings.check', (_, b) => b?.target],
   ['POST', /^\/api\/admin\/agents$/, 'agent.create', (_, b) => b?.name],
   ['PUT', new RegExp(`^/api/admin/agents/${S}$`), 'agent.update', (m) => m[1]],
   ['PATCH', new RegExp(`^/api/admin/agents/${S}$`), 'agent.update', (m) => m[1]],
@@ -61,6 +63,13 @@ const ROUTES: Route[] = [
     (m) => `${m[1]}/${m[2]}/${m[3]}:${m[4]}`,
   ],
 ];
+
+const routeOf = (method: string, path: string) => ROUTES.find(([m, pattern]) => m === method && pattern.test(path));
+
+/** The action a successful request records (an action ending in '.' gets its verb from the path); undefined: none. */
+export function auditedAction(method: string, path: string): string | undefined {
+  return routeOf(method, path)?.[2];
+}
 
 function membershipTarget(b: any): string {
   const m = b?.membership;
@@ -96,7 +105,7 @@ export function auditChanges(audit: AuditLog, trustProxy: boolean): MiddlewareHa
   return async (c, next) => {
     await next();
     if (isSafeMethod(c.req.method) || c.res.status >= 400) return;
-    const route = ROUTES.find(([method, pattern]) => method === c.req.method && pattern.test(c.req.path));
+    const route = routeOf(c.req.method, c.req.path);
     const principal = c.get('principal');
     if (!route || !principal) return;
     const params = route[1].exec(c.req.path)!.map((p) => decodeURIComponent(p));

@@ -6,16 +6,18 @@
  *   POST   /api/admin/accounts          {email, name?, roles?} -> account
  *   GET    /api/admin/accounts          -> {accounts: [account with keys, no secrets]}
  *   DELETE /api/admin/accounts/{email}  -> {email, deleted: true, revoked_keys}
+ *   PUT    /api/admin/accounts/{email}/roles {roles} -> account
+ *          the caller must hold every role the account has and gets (403 otherwise)
  */
 import { Hono } from 'hono';
 import { removeAccount } from '../account-removal.ts';
-import { createAccount, listAccounts } from '../accounts/accounts.ts';
+import { createAccount, listAccounts, setRoles } from '../accounts/accounts.ts';
 import { actorOf } from '../accounts/principal.ts';
 import { requireAdmin } from '../auth/middleware.ts';
 import { jsonBody } from '../http/body.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { Services } from '../services.ts';
-import { CreateAccountBody } from '../accounts/schemas.ts';
+import { CreateAccountBody, SetRolesBody } from '../accounts/schemas.ts';
 
 export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -31,6 +33,11 @@ export function adminAccountsRoutes(services: Services): Hono<AppEnv> {
   app.delete('/api/admin/accounts/:email', admin, async (c) => {
     const result = await removeAccount(services, c.req.param('email'), actorOf(c.get('principal')));
     return c.json({ email: result.email, deleted: true, revoked_keys: result.revoked_keys });
+  });
+
+  app.put('/api/admin/accounts/:email/roles', admin, async (c) => {
+    const body = await jsonBody(c, SetRolesBody);
+    return c.json(await setRoles(services, c.req.param('email'), body.roles, actorOf(c.get('principal'))));
   });
 
   return app;

@@ -1,6 +1,7 @@
 /**
  * Indexing API: datasources, their subs, and the document file types, under
- * `/api/indexing`. Every route requires a service-account key. Handlers
+ * `/api/indexing`. Every route requires a service-account key (or an
+ * administrator's browser session: the dashboard). Handlers
  * validate, call one domain function and answer its result as JSON (200).
  *
  *   POST   /datasources                      -> datasource view
@@ -31,7 +32,7 @@ import { requireServiceAccount } from '../auth/middleware.ts';
 
 export function indexingDatasourceRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requireServiceAccount(services);
+  const auth = requireServiceAccount(services, { adminSessions: true });
 
   app.post('/datasources', auth, async (c) =>
     c.json(await createDatasource(services, await jsonBody(c, CreateDatasourceSchema))),

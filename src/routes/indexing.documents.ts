@@ -1,8 +1,9 @@
 /**
- * Indexing API: documents, under `/api/indexing` (service-account key).
+ * Indexing API: documents, under `/api/indexing` (service-account key; check-access
+ * and the status also take an administrator's browser session: the dashboard).
  *
  *   POST   /documents[?wait=true&wait_timeout_ms=N]  {documents: doc | [doc]} -> {status, datasource?, documents_received, message, results, committed?}
- *   POST   /documents/check-access                   {datasource, document_id, user_email} -> {has_access, datasource, document_id, user_email, reason}
+ *   POST   /documents/check-access[?explain=true]    {datasource, document_id, user_email} -> {has_access, datasource, document_id, user_email, reason[, explanation]}
  *   GET    /documents/{datasource}/{document_id}     -> the document's status
  *   DELETE /documents/{datasource}/{document_id}     -> {status, datasource, document_id, message}
  */
@@ -10,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { requireServiceAccount } from '../auth/middleware.ts';
 import { pushDocuments } from '../documents/push.ts';
 import { checkAccess, deleteDocument, documentStatus } from '../documents/lookup.ts';
-import { CheckAccessSchema, PushQuerySchema } from '../documents/schemas.ts';
+import { CheckAccessQuerySchema, CheckAccessSchema, PushQuerySchema } from '../documents/schemas.ts';
 import type { DocumentService } from '../documents/service.ts';
 import { jsonBody, readJsonWithBytes } from '../http/body.ts';
 import { bodyLease } from '../http/body-limit.ts';
@@ -23,6 +24,7 @@ import type { Services } from '../services.ts';
 export function indexingDocumentRoutes(services: Services & { documents: DocumentService }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const auth = requireServiceAccount(services);
+  const read = requireServiceAccount(services, { adminSessions: true });
   const deps = {
     state: services.state,
     documents: services.documents,
@@ -41,10 +43,12 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
     const options = { wait, waitTimeoutMs: query.wait_timeout_ms, onQueued };
     return c.json(await pushDocuments(deps, body, options, bytes, spooled));
   });
-  app.post('/documents/check-access', auth, async (c) =>
-    c.json(checkAccess(deps, await jsonBody(c, CheckAccessSchema))),
-  );
-  app.get('/documents/:datasource/:document_id', auth, (c) =>
+  app.post('/documents/check-access', read, async (c) => {
+    const query = validate(CheckAccessQuerySchema, c.req.query(), 'query');
+    const { explanation, ...answer } = checkAccess(deps, await jsonBody(c, CheckAccessSchema));
+    return c.json(query.explain === 'true' || query.explain === '1' ? { ...answer, explanation } : answer);
+  });
+  app.get('/documents/:datasource/:document_id', read, (c) =>
     c.json(documentStatus(deps, c.req.param('datasource'), c.req.param('document_id'))),
   );
   app.delete('/documents/:datasource/:document_id', auth, async (c) =>

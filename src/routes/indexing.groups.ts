@@ -1,5 +1,6 @@
 /**
- * Indexing API: groups per datasource, under `/api/indexing` (service-account key).
+ * Indexing API: groups per datasource, under `/api/indexing`
+ * (service-account key, or an administrator's browser session).
  *
  *   POST   /groups                              {datasource, group: {name}} -> {datasource, group: {name}}
  *   GET    /groups/{datasource}                 -> {datasource, groups: [{name, member_emails, member_groups}]}
@@ -16,7 +17,7 @@ import { requireServiceAccount } from '../auth/middleware.ts';
 
 export function indexingGroupRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requireServiceAccount(services);
+  const auth = requireServiceAccount(services, { adminSessions: true });
 
   app.post('/groups', auth, async (c) => {
     const body = await jsonBody(c, CreateGroupSchema);

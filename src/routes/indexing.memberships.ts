@@ -1,5 +1,6 @@
 /**
- * Indexing API: group memberships per datasource, under `/api/indexing` (service-account key).
+ * Indexing API: group memberships per datasource, under `/api/indexing`
+ * (service-account key, or an administrator's browser session).
  *
  *   POST   /memberships  {datasource, membership: {group_name, member_email | member_group_name}}
  *          -> {datasource, membership: {group_name, member_type, member_email | member_group_name}}
@@ -16,7 +17,7 @@ import { requireServiceAccount } from '../auth/middleware.ts';
 
 export function indexingMembershipRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requireServiceAccount(services);
+  const auth = requireServiceAccount(services, { adminSessions: true });
 
   app.post('/memberships', auth, async (c) => {
     const body = await jsonBody(c, CreateMembershipSchema);

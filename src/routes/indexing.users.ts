@@ -1,5 +1,6 @@
 /**
- * Indexing API: users per datasource, under `/api/indexing` (service-account key).
+ * Indexing API: users per datasource, under `/api/indexing`
+ * (service-account key, or an administrator's browser session).
  *
  *   POST   /users                       {datasource, user: {email, name?}} -> {datasource, user: {email, name}}
  *   GET    /users/{datasource}          -> {datasource, users: [{email, name}]}
@@ -16,7 +17,7 @@ import { requireServiceAccount } from '../auth/middleware.ts';
 
 export function indexingUserRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requireServiceAccount(services);
+  const auth = requireServiceAccount(services, { adminSessions: true });
 
   app.post('/users', auth, async (c) => {
     const body = await jsonBody(c, CreateUserSchema);

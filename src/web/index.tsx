@@ -4,8 +4,7 @@
  *
  * - `/assets/*`: the stylesheet, browser modules and icon (assets/store.ts),
  *   content-hashed, cached for a year, Brotli or gzip as the browser accepts.
- * - Pages (`/`, `/chat…`, `/signin…`, `/signout`, `/settings/…`,
- *   `/admin/analytics`): security
+ * - Pages (`/`, `/chat…`, `/admin…`, `/signin…`, `/signout`, `/settings/…`): security
  *   headers (security.ts), compression, the viewer and language (viewer.ts);
  *   signed-in pages send visitors to `/signin` first.
  * Pages read data only through the domain functions the API uses, for the
@@ -22,6 +21,7 @@ import type { WebAssets } from './assets/store.ts';
 import type { WebEnv } from './env.ts';
 import { t } from './i18n/i18n.ts';
 import { Page } from './layout.tsx';
+import { adminPageRoutes } from './pages/admin/index.tsx';
 import { chatPageRoutes } from './pages/chat.tsx';
 import { searchPageRoutes } from './pages/search.tsx';
 import { searchHistoryRoutes } from './pages/search/history.tsx';
@@ -32,9 +32,9 @@ import { securityHeaders } from './security.ts';
 import { FormTokenError, loadViewer, requireViewer, safeNext } from './viewer.ts';
 
 /** Paths of the pages (the API's paths are never touched by the page middleware). */
-export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?|admin\/analytics)$/;
-/** Pages that need a signed-in viewer. */
-const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?|admin\/analytics)$/;
+export const PAGE_PATH = /^\/(?:|signin(?:\/.*)?|signout|settings\/.*|chat(?:\/.*)?|admin(?:\/.*)?)$/;
+/** Pages that need a signed-in viewer (the dashboard also the administrator role: pages/admin/shell.tsx). */
+const SIGNED_IN_PATH = /^\/(?:|chat(?:\/.*)?|admin(?:\/.*)?)$/;
 
 function serveAsset(assets: WebAssets) {
   return (c: Context<WebEnv>) => {
@@ -100,7 +100,9 @@ export function webRoutes(services: Services, assets: WebAssets): Hono<WebEnv> {
   app.route('/', searchPageRoutes(services, assets));
   app.route('/', chatPageRoutes(services, assets));
   app.route('/', searchHistoryRoutes(services));
+  // Before the dashboard's guard (its `/admin/*` middleware): the analytics page answers its own 403.
   app.route('/', analyticsPageRoutes(services, assets));
+  app.route('/', adminPageRoutes(services, assets));
 
   app.onError((err, c) => {
     const lang = c.get('lang') ?? 'de';

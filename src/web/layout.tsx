@@ -19,7 +19,7 @@ export interface PageProps {
   formToken: string;
   viewer?: Viewer;
   /** Which navigation entry is current. */
-  current?: 'search' | 'chat';
+  current?: 'search' | 'chat' | 'admin';
   /** Browser modules to load (client/<name>.ts), besides the shared page module. */
   scripts?: string[];
   /** Data for the browser modules, serialised as inert JSON (`<script type="application/json">`). */
@@ -71,6 +71,11 @@ function Header(props: PageProps) {
           <a href="/chat" aria-current={props.current === 'chat' ? 'page' : undefined}>
             {t(lang, 'nav.chat')}
           </a>
+          {viewer.roles.includes('administrator') && (
+            <a href="/admin" aria-current={props.current === 'admin' ? 'page' : undefined}>
+              {t(lang, 'nav.admin')}
+            </a>
+          )}
         </nav>
       )}
       <div class="top-tools">

@@ -12,6 +12,7 @@ import { extractInline } from '../../extractors/index.ts';
 import { createApp } from '../../src/app.ts';
 import { blobsDir } from '../../src/documents/blobs.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
+import { ConnectorScheduler } from '../../src/connectors/scheduler.ts';
 import { DocumentService } from '../../src/documents/service.ts';
 import { silentLogger } from '../../src/log.ts';
 import { DOCUMENT_SCHEMA } from '../../src/documents/index-schema.ts';
@@ -34,6 +35,8 @@ export interface DocsHarnessOptions {
   searchThreads?: number;
   /** The services' wall clock (epoch ms; keys, date presets of searches); default Date.now. */
   now?: () => number;
+  /** Run connectors (a ConnectorScheduler over the documents; no background scheduling: tests start runs). */
+  connectors?: boolean;
   /** Further services (web assets, fakes of external services). */
   services?: Partial<Services>;
 }
@@ -67,7 +70,11 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
   const searchRunner = opts.searchThreads
     ? new SearchPool(index, opts.searchThreads, silentLogger, scheduling)
     : undefined;
-  const services: Services = { ...base, documents, searchRunner, ...opts.services };
+  const connectors = opts.connectors
+    ? new ConnectorScheduler({ config, state, documents, log: silentLogger, now: () => Date.now() })
+    : undefined;
+  await connectors?.start({ background: false });
+  const services: Services = { ...base, documents, searchRunner, connectors, ...opts.services };
   const app = createApp(services);
 
   /** Send `body` (object or raw string) to `path` with bearer `key` (null: none). */
@@ -92,6 +99,7 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
       await index.writer.commit();
     },
     async close(removeDir = opts.dir === undefined) {
+      await connectors?.stop();
       await searchRunner?.close();
       await documents.close();
       await index.close();

@@ -3,6 +3,7 @@
  * streams text tokens and tool-call deltas turn by turn as scripted, or fails
  * as scripted (status, broken stream, hang), records every request and its
  * authorization, and counts clients that went away before the answer ended.
+ * `GET /v1/models` lists `models` (the ids chat.ts configures, by default).
  * The hosted model cannot run here, so this is the one stand-in tests use.
  */
 import { once } from 'node:events';
@@ -43,6 +44,8 @@ export interface FakeUpstream {
   requests: any[];
   /** Authorization headers seen. */
   auth: (string | undefined)[];
+  /** Model ids `GET /v1/models` lists. */
+  models: string[];
   /** Turns still to play; when empty a default answer "ok" is streamed. */
   script: ScriptedTurn[];
   /** Requests whose client went away before the response ended. */
@@ -60,6 +63,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     auth: [] as (string | undefined)[],
     script: [] as ScriptedTurn[],
     disconnects: 0,
+    models: ['fake-model', 'org/fake-large'],
   };
   const disconnectWaiters: { n: number; resolve: () => void }[] = [];
   const disconnected = () => {
@@ -72,6 +76,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      state.auth.push(req.headers.authorization);
+      const data = state.models.map((id) => ({ id, object: 'model', created: 1, owned_by: 'fake' }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+      return;
+    }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
       return;
@@ -164,6 +174,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     },
     get disconnects() {
       return state.disconnects;
+    },
+    get models() {
+      return state.models;
+    },
+    set models(m) {
+      state.models = m;
     },
     waitForDisconnects(n = 1) {
       if (state.disconnects >= n) return Promise.resolve();

@@ -96,11 +96,11 @@ export class HttpBrowser {
 
   async request(
     path: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
   ) {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let body: string | undefined;
+    let body: string | undefined = init.body;
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();

@@ -1,4 +1,6 @@
 /** German messages of the pages (the default language); the same keys as en.ts. */
+import { adminDe } from './admin.de.ts';
+import { adminConnectorsDe } from './admin-connectors.de.ts';
 import { analyticsDe } from './analytics.de.ts';
 import { chatDe } from './chat.de.ts';
 import type { Messages } from './en.ts';
@@ -10,6 +12,7 @@ const common = {
   'nav.label': 'Hauptnavigation',
   'nav.search': 'Suche',
   'nav.chat': 'Chat',
+  'nav.admin': 'Verwaltung',
   'nav.signout': 'Abmelden',
   'nav.signedInAs': 'Angemeldet als {email}',
   'lang.label': 'Sprache',
@@ -56,4 +59,4 @@ const common = {
   'error.back': 'Zurück zur Suche',
 };
 
-export const de: Messages = { ...common, ...searchDe, ...chatDe, ...analyticsDe };
+export const de: Messages = { ...common, ...searchDe, ...chatDe, ...adminDe, ...adminConnectorsDe, ...analyticsDe };

@@ -1,9 +1,11 @@
 /**
  * English messages of the pages: the shared ones here, each page's in its own
- * file (search.en.ts, chat.en.ts, analytics.en.ts). de.ts must have exactly the same keys
+ * file (search.en.ts, chat.en.ts, admin.en.ts, analytics.en.ts). de.ts must have exactly the same keys
  * (checked by its type). Placeholders are `{name}`.
  */
 import { analyticsEn } from './analytics.en.ts';
+import { adminEn } from './admin.en.ts';
+import { adminConnectorsEn } from './admin-connectors.en.ts';
 import { chatEn } from './chat.en.ts';
 import { searchEn } from './search.en.ts';
 
@@ -13,6 +15,7 @@ const common = {
   'nav.label': 'Main',
   'nav.search': 'Search',
   'nav.chat': 'Chat',
+  'nav.admin': 'Administration',
   'nav.signout': 'Sign out',
   'nav.signedInAs': 'Signed in as {email}',
   'lang.label': 'Language',
@@ -58,7 +61,7 @@ const common = {
   'error.back': 'Back to search',
 } as const;
 
-export const en = { ...common, ...searchEn, ...chatEn, ...analyticsEn } as const;
+export const en = { ...common, ...searchEn, ...chatEn, ...adminEn, ...adminConnectorsEn, ...analyticsEn } as const;
 
 export type Messages = { readonly [K in keyof typeof en]: string };
 /** The German counterpart of an English message group. */

@@ -142,3 +142,25 @@ test('keywordValues lists values still carried by a live doc', async () => {
   assert.deepEqual(index.reader.searcher().keywordValues('source'), ['wiki']);
   await index.close();
 });
+
+test('keywordCounts counts live docs per value across segments, and reader stats count segments and deletions', async () => {
+  const index = await indexOf(
+    [
+      doc('a', 'A', 'x', { keywords: { source: ['wiki'] } }),
+      doc('b', 'B', 'y', { keywords: { source: ['drive', 'wiki'] } }),
+    ],
+    [doc('c', 'C', 'z', { keywords: { source: ['wiki'] } }), doc('d', 'D', 'w', { keywords: { source: ['mail'] } })],
+  );
+  index.writer.delete('d');
+  await index.writer.commit();
+  assert.deepEqual([...index.reader.searcher().keywordCounts('source')].sort(), [
+    ['drive', 1],
+    ['wiki', 3],
+  ]);
+  const stats = index.reader.stats();
+  assert.equal(stats.segments, 2);
+  assert.equal(stats.docs, 3);
+  assert.equal(stats.deletedDocs, 1);
+  assert.ok(stats.bytes > 0);
+  await index.close();
+});

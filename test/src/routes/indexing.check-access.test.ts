@@ -110,3 +110,32 @@ test('?wait=true answers after the commit', async () => {
     await w.close();
   }
 });
+
+test('?explain=true adds the explanation in parts; without it the answer is unchanged', async () => {
+  const ask = (document_id: string, user_email: string, query = '?explain=true') =>
+    h.api('POST', `/documents/check-access${query}`, { datasource: 'wiki', document_id, user_email });
+  const viaGroups = await ask('for-eng', 'ann@x.org');
+  assert.equal(viaGroups.body.has_access, true);
+  assert.deepEqual(viaGroups.body.explanation, {
+    registered: true,
+    granted_by: 'group',
+    group_path: ['ann@x.org', 'sre', 'platform', 'eng'],
+    document: { anonymous: false, allowed_users: 0, allowed_groups: ['eng'] },
+    user_groups: ['eng', 'platform', 'sre'],
+  });
+  const listed = await ask('for-bob', 'ann@x.org'); // re-pushed above for ann only
+  assert.equal(listed.body.explanation.granted_by, 'user');
+  assert.equal(listed.body.explanation.group_path, null);
+  assert.equal((await ask('public', 'eve@x.org')).body.explanation.granted_by, 'anonymous');
+  const refused = await ask('for-eng', 'bob@x.org');
+  assert.equal(refused.body.has_access, false);
+  assert.equal(refused.body.explanation.granted_by, null);
+  assert.deepEqual(refused.body.explanation.user_groups, []);
+  const stranger = await ask('public', 'zed@x.org');
+  assert.equal(stranger.body.explanation.registered, false);
+  const plain = await ask('for-eng', 'ann@x.org', '?explain=false');
+  assert.deepEqual(Object.keys(plain.body).sort(), ['datasource', 'document_id', 'has_access', 'reason', 'user_email']);
+  const bad = await ask('for-eng', 'ann@x.org', '?explain=perhaps');
+  assert.equal(bad.status, 422);
+  assert.deepEqual(bad.body.detail[0].loc, ['query', 'explain']);
+});

@@ -2,6 +2,7 @@
  * The dashboard's analytics page at `/admin/analytics` (administrators only:
  * others get a 403 page; visitors who are not signed in the sign-in page).
  *
+ * Rendered in the dashboard's frame (shell.tsx, section `analytics`).
  * The period comes from the address (`from`, `to`: days `YYYY-MM-DD`, UTC,
  * inclusive; default the last 30 days), validated by the same rules as
  * GET /api/admin/analytics (analytics/period.ts), and the report is the same
@@ -19,9 +20,8 @@ import { dayOf } from '../../../storage/daily-log.ts';
 import type { WebAssets } from '../../assets/store.ts';
 import type { WebEnv } from '../../env.ts';
 import { t, type Lang, type MessageKey } from '../../i18n/i18n.ts';
-import { Page } from '../../layout.tsx';
-import { safeNext } from '../../viewer.ts';
 import { FeedbackList, QueryTable, Summary } from './analytics-view.tsx';
+import { adminPage } from './shell.tsx';
 
 const DAY_MS = 86_400_000;
 const PRESETS = [7, 30, 90] as const;
@@ -79,8 +79,7 @@ export function analyticsPageRoutes(services: Services, assets: WebAssets): Hono
   const app = new Hono<WebEnv>();
   app.get('/admin/analytics', async (c) => {
     const lang = c.get('lang');
-    const viewer = c.get('viewer')!;
-    if (!viewer.roles.includes('administrator')) throw forbidden(t(lang, 'analytics.forbidden'));
+    if (!c.get('viewer')!.roles.includes('administrator')) throw forbidden(t(lang, 'analytics.forbidden'));
     const url = new URL(c.req.url);
     const today = dayOf(services.now());
     const from = url.searchParams.get('from') ?? dayOf(services.now() - 29 * DAY_MS);
@@ -97,35 +96,33 @@ export function analyticsPageRoutes(services: Services, assets: WebAssets): Hono
     const report = period && services.analytics ? await services.analytics.report(period) : undefined;
     const mode = services.analytics?.mode ?? 'off';
     const days = services.analytics?.retentionDays ?? 0;
-    return c.html(
-      <Page
-        lang={lang}
-        title={t(lang, 'analytics.title')}
-        assets={assets}
-        formToken={c.get('formToken')}
-        viewer={viewer}
-        here={safeNext(url.pathname + url.search)}
-      >
-        <div class="analytics">
-          <h1>{t(lang, 'analytics.title')}</h1>
-          <p class="hint">
-            {t(lang, `analytics.mode.${mode}`)}{' '}
-            {days > 0 ? t(lang, 'analytics.retention', { days }) : t(lang, 'analytics.retentionForever')}
-          </p>
-          <PeriodForm lang={lang} from={from.slice(0, 10)} to={to.slice(0, 10)} today={today} />
-          {problems.length > 0 && (
-            <div class="error" role="alert">
-              <p>{t(lang, 'analytics.invalid')}</p>
-              <ul>
-                {problems.map((key) => (
-                  <li>{t(lang, key)}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-          {report && <Report lang={lang} report={report} />}
-        </div>
-      </Page>,
+    const intro = `${t(lang, `analytics.mode.${mode}`)} ${
+      days > 0 ? t(lang, 'analytics.retention', { days }) : t(lang, 'analytics.retentionForever')
+    }`;
+    return adminPage(
+      c,
+      assets,
+      {
+        section: 'analytics',
+        title: t(lang, 'analytics.title'),
+        intro,
+        children: (
+          <div class="analytics">
+            <PeriodForm lang={lang} from={from.slice(0, 10)} to={to.slice(0, 10)} today={today} />
+            {problems.length > 0 && (
+              <div class="error" role="alert">
+                <p>{t(lang, 'analytics.invalid')}</p>
+                <ul>
+                  {problems.map((key) => (
+                    <li>{t(lang, key)}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {report && <Report lang={lang} report={report} />}
+          </div>
+        ),
+      },
       problems.length > 0 ? 422 : 200,
     );
   });
