@@ -42,6 +42,11 @@ import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { adminAnalyticsRoutes } from './routes/admin.analytics.ts';
 import { indexingUploadSessionRoutes } from './routes/indexing.upload-sessions.ts';
+import { VERSION } from './cli.ts';
+import { requestMetrics, timedUpstreamFetch } from './http/metrics.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { watchDocuments } from './metrics/scrape.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -58,8 +63,13 @@ export function createApp(given: Services): Hono<AppEnv> {
       now: given.now,
       ...given.config.analytics,
     });
+  const metrics = given.metrics ?? (given.config.metricsToken ? ownMetrics(given) : undefined);
   const services: Services = {
     ...given,
+    metrics,
+    chatFetch: metrics
+      ? timedUpstreamFetch(given.chatFetch ?? ((input, init) => fetch(input, init)), metrics.upstreamCall)
+      : given.chatFetch,
     signInThrottle: given.signInThrottle ?? new SignInThrottle(),
     conversations,
     analytics,
@@ -76,6 +86,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { log, config } = services;
 
+  if (metrics) app.use('*', requestMetrics(metrics.requested));
   app.use('*', async (c, next) => {
     const given = c.req.header('x-request-id');
     const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
@@ -113,7 +124,8 @@ export function createApp(given: Services): Hono<AppEnv> {
     );
     app.route('/', adminAuditRoutes(services, services.audit));
   }
-  app.route('/', healthRoutes());
+  app.route('/', healthRoutes(services.readiness));
+  if (metrics && config.metricsToken) app.route('/', metricsRoutes(metrics, config.metricsToken));
   app.route('/', adminAccountsRoutes(services));
   app.route('/', adminKeysRoutes(services));
   app.route('/', adminServiceAccountsRoutes(services));
@@ -184,6 +196,13 @@ export function createApp(given: Services): Hono<AppEnv> {
   }
 
   return app;
+}
+
+/** Metrics for an app whose caller made none: request, search and upstream figures and the documents' state. */
+function ownMetrics(given: Services): Metrics {
+  const metrics = new Metrics(VERSION);
+  if (given.documents) watchDocuments(metrics, given.documents, given.now);
+  return metrics;
 }
 
 /** A validation item as answered: its `input` (and `ctx`) bounded in depth and size. */

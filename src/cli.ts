@@ -85,6 +85,7 @@ export const VARIABLE_HELP: Record<Variable, string> = {
     'comma-separated origins allowed to call /api/* from a browser, e.g. https://app.example.com (default: CORS off)',
   CONNECTOR_SECRET:
     'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
+  METRICS_TOKEN: 'bearer token (16+ characters) a Prometheus scraper presents at /metrics; unset: /metrics is off',
 };
 
 /** The usage text printed by `--help`. */

@@ -185,6 +185,9 @@ export const EnvSchema = v.object({
   CONNECTOR_SECRET: v.optional(
     v.pipe(v.string(), v.minLength(16, 'CONNECTOR_SECRET must have at least 16 characters')),
   ),
+  METRICS_TOKEN: v.optional(
+    v.pipe(v.string(), v.trim(), v.minLength(16, 'METRICS_TOKEN must have at least 16 characters')),
+  ),
   CORS_ORIGINS: v.optional(
     v.pipe(
       v.string(),
@@ -300,6 +303,8 @@ export interface Config {
   connectorSecret?: string;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, lower case); empty: CORS is off. */
   corsOrigins: string[];
+  /** Bearer token a Prometheus scraper presents at GET /metrics; unset: /metrics is not served. */
+  metricsToken?: string;
   /** Uploaded chat files (src/files/). */
   files: {
     maxBytes: number;
@@ -333,6 +338,7 @@ const commaList = (value: string | undefined) =>
 /** Variables whose values never appear in messages or logs. */
 export const SECRET_VARIABLES = new Set([
   'ADMIN_KEY',
+  'METRICS_TOKEN',
   'BRAVE_API_KEY',
   'LLM_API_KEY',
   'OIDC_CLIENT_SECRET',
@@ -464,5 +470,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
     connectorSecret: e.CONNECTOR_SECRET,
     corsOrigins: commaList(e.CORS_ORIGINS).map((o) => o.toLowerCase()),
+    metricsToken: e.METRICS_TOKEN,
   };
 }

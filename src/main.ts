@@ -8,6 +8,8 @@
  * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
  * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
  * A port in use or an unusable DATA_DIR is one line on stderr and exit code 1 (src/startup.ts).
+ * The Prometheus metrics (src/metrics/) are made first, so the engine's events reach them from the open on;
+ * `readiness` (src/readiness.ts) follows the start for GET /readyz.
  * `npm start` execs node, so the signals a supervisor sends reach this process.
  */
 import { join } from 'node:path';
@@ -32,6 +34,10 @@ import { runConnectorCommand } from './connector-command.ts';
 import { UploadSessions } from './uploads/sessions.ts';
 import { gracefulServer } from './http/graceful.ts';
 import { checkDataDir, listenFailure, startupFailureLine } from './startup.ts';
+import { VERSION } from './cli.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { watchDocuments } from './metrics/scrape.ts';
+import { Readiness } from './readiness.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -64,9 +70,13 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
 
+  const metrics = new Metrics(VERSION);
+  const readiness = new Readiness();
   // The index's write lock first: one process writes a data directory (a connector run of the CLI holds it too).
-  const index = await openSearchIndex(config, log);
+  const index = await openSearchIndex(config, log, metrics.engineEvent);
+  readiness.mark('index');
   const state = await openState(config, log);
+  readiness.mark('state');
   const now = () => Date.now();
   const generated = await ensureMasterKey({ config, state, now });
   if (generated !== undefined) {
@@ -78,7 +88,13 @@ async function main(): Promise<void> {
   }
 
   const documents = await openDocuments({ config, index, state, log, now });
-  const webSearch = createWebSearchService({ config: config.webSearch, log });
+  readiness.replaying(documents);
+  watchDocuments(metrics, documents, now);
+  const webSearch = createWebSearchService({
+    config: config.webSearch,
+    log,
+    onProviderError: metrics.webSearchFailed,
+  });
   const searchRunner =
     config.searchThreads > 0
       ? new SearchPool(index, config.searchThreads, log, {
@@ -123,6 +139,8 @@ async function main(): Promise<void> {
     analytics,
     connectors,
     uploads,
+    metrics,
+    readiness,
   };
   const app = createApp(services);
 

@@ -18,6 +18,8 @@ import type { ConversationStore } from './conversations/store.ts';
 import type { SearchAnalytics } from './analytics/analytics.ts';
 import type { ConnectorScheduler } from './connectors/scheduler.ts';
 import type { UploadSessions } from './uploads/sessions.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import type { Readiness } from './readiness.ts';
 
 export interface Services {
   config: Config;
@@ -53,4 +55,8 @@ export interface Services {
   connectors?: ConnectorScheduler;
   /** Upload sessions of the Indexing API (src/uploads/); absent: no upload-session routes. */
   uploads?: UploadSessions;
+  /** The Prometheus metrics (src/metrics/); when absent createApp makes one if METRICS_TOKEN is set. */
+  metrics?: Metrics;
+  /** Start-up progress for GET /readyz; absent: the services given are open (ready). */
+  readiness?: Readiness;
 }

@@ -79,6 +79,7 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   PUBLIC_URL: (c) => c.web.publicUrl,
   CONNECTOR_SECRET: (c) => c.connectorSecret,
   CORS_ORIGINS: (c) => list(c.corsOrigins),
+  METRICS_TOKEN: (c) => c.metricsToken,
 };
 
 export interface SettingView {

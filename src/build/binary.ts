@@ -1,5 +1,5 @@
 /**
- * Build tool (not loaded by the server): makes the single executable for Linux x64 with Node's
+ * Build tool (not loaded by the server): makes the single executable for Linux x64 or arm64 with Node's
  * single executable application (SEA) support. `npm run build:binary` runs this file; the result
  * is dist/enterprise-search (one file, about the size of the node binary).
  *
@@ -14,7 +14,7 @@
  * into a copy of the running node binary. The blob carries V8 code cache (faster start: about
  * 0.15 s instead of 0.3 s to print --version). Intermediate files stay in OUT/sea/.
  *
- * Usage: tsx src/build/binary.ts [--out DIR]   (default DIR: <repo>/dist)
+ * Usage: tsx src/build/binary.ts [--out DIR] [--arch x64|arm64]   (default DIR: <repo>/dist, arch: this machine's)
  */
 import { execFile } from 'node:child_process';
 import { chmod, copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -27,6 +27,7 @@ import { SEA_WORKER_ASSET } from '../../extractors/index.ts';
 import { SEA_MERGE_WORKER_ASSET } from '../../engine/index.ts';
 import { SEA_SEARCH_WORKER_ASSET } from '../search/pool.ts';
 import { buildWebAssets, WEB_ASSETS_SEA } from './web-assets.ts';
+import { ARCHES, targetParts, type Arch } from './target.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -42,6 +43,8 @@ export interface BuildOptions {
   outDir?: string;
   /** Progress lines; default none. */
   log?: (line: string) => void;
+  /** Target CPU; default the machine's. Another one is OUT/enterprise-search-linux-<arch> (src/build/target.ts). */
+  arch?: Arch;
 }
 
 export interface BuildResult {
@@ -103,13 +106,15 @@ async function bundle(entry: string, plugins: esbuild.Plugin[] = []): Promise<st
 /** Builds the executable; throws BuildError on an unsupported platform or a failed step. */
 export async function buildBinary(options: BuildOptions = {}): Promise<BuildResult> {
   const log = options.log ?? (() => undefined);
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
+  const arch = options.arch ?? (process.arch as Arch);
+  if (process.platform !== 'linux' || !ARCHES.includes(process.arch as Arch) || !ARCHES.includes(arch)) {
     throw new BuildError(
-      `the single executable is built for Linux x64 only (this is ${process.platform} ${process.arch})`,
+      `the single executable is built on and for Linux x64 or arm64 only (this is ${process.platform} ${process.arch}, target ${arch})`,
     );
   }
   const outDir = resolve(options.outDir ?? join(ROOT, 'dist'));
-  const work = join(outDir, 'sea');
+  const cross = arch !== process.arch;
+  const work = join(outDir, cross ? `sea-${arch}` : 'sea');
   await mkdir(work, { recursive: true });
 
   let t = performance.now();
@@ -138,18 +143,19 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   log(`bundled: main ${(mainJs.length / 1e6).toFixed(1)} MB, worker ${(workerJs.length / 1e6).toFixed(1)} MB`);
 
   t = performance.now();
-  const addon = require.resolve('@node-rs/xxhash-linux-x64-gnu');
+  const target = await targetParts(arch, join(outDir, 'cache'), log);
   const seaConfig = {
     main: files.main,
     output: files.blob,
     disableExperimentalSEAWarning: true,
-    useCodeCache: true,
+    // V8 code cache is specific to the CPU it was made on: only for the machine's own.
+    useCodeCache: target.native,
     assets: {
       [SEA_WORKER_ASSET]: files.worker,
       [SEA_MERGE_WORKER_ASSET]: files.mergeWorker,
       [SEA_SEARCH_WORKER_ASSET]: files.searchWorker,
       [WEB_ASSETS_SEA]: files.webAssets,
-      [XXHASH_ASSET]: addon,
+      [XXHASH_ASSET]: target.addon,
     },
   };
   await writeFile(files.config, JSON.stringify(seaConfig, null, 2));
@@ -163,9 +169,9 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   const blobMs = performance.now() - t;
 
   t = performance.now();
-  const binary = join(outDir, 'enterprise-search');
+  const binary = join(outDir, cross ? `enterprise-search-linux-${arch}` : 'enterprise-search');
   await rm(binary, { force: true });
-  await copyFile(process.execPath, binary);
+  await copyFile(target.node, binary);
   try {
     const postject = require.resolve('postject/dist/cli.js');
     const args = [postject, binary, 'NODE_SEA_BLOB', files.blob, '--sentinel-fuse', SEA_FUSE];
@@ -190,7 +196,9 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const at = process.argv.indexOf('--out');
   const outDir = at >= 0 ? process.argv[at + 1] : undefined;
-  buildBinary({ outDir, log: (line) => console.log(line) }).then(
+  const archAt = process.argv.indexOf('--arch');
+  const arch = archAt >= 0 ? (process.argv[archAt + 1] as Arch) : undefined;
+  buildBinary({ outDir, arch, log: (line) => console.log(line) }).then(
     (r) =>
       console.log(
         `done in ${r.timings.bundle + r.timings.blob + r.timings.inject} ms (bundle ${r.timings.bundle}, blob ${r.timings.blob}, inject ${r.timings.inject})`,

@@ -116,6 +116,8 @@ export class IndexingPipeline {
   private msPerOp = INITIAL_MS_PER_OP;
   private rateMark = { at: 0, applied: 0 };
   private appliedCount = 0;
+  private indexed = 0;
+  private failures = 0;
   /** Sequence number last recorded as the writer's commit data. */
   private recordedSeq: number;
   /** Highest sequence number handed to the engine writer. */
@@ -136,6 +138,16 @@ export class IndexingPipeline {
   /** Operations waiting to be applied (diagnostics, tests). */
   get backlog(): number {
     return this.items.length - this.head;
+  }
+
+  /** Documents handed to the engine writer so far (metrics: documents indexed per second). */
+  get indexedCount(): number {
+    return this.indexed;
+  }
+
+  /** Documents not indexed because their extraction or indexing failed, so far (metrics). */
+  get failedCount(): number {
+    return this.failures;
   }
 
   /** Estimated wall time to apply the backlog at the measured rate (ms). */
@@ -366,6 +378,7 @@ export class IndexingPipeline {
       if (op.op === 'upsert') {
         if (prepared.kind === 'add') {
           writer.add(prepared.doc);
+          this.indexed++;
         } else {
           // A version that cannot be indexed must not leave an older one (maybe with wider permissions) searchable.
           writer.delete(documentKey(op.doc.datasource, op.doc.id));
@@ -390,6 +403,7 @@ export class IndexingPipeline {
 
   /** `report`: the failure was not known before applying (an engine error), so it is reported now, not waited for. */
   private fail(op: Extract<QueueOp, { op: 'upsert' }>, message: string, report: boolean): void {
+    this.failures++;
     const key = documentKey(op.doc.datasource, op.doc.id);
     const st = this.options.statuses.get(key);
     if (st && st.seq === op.seq) {

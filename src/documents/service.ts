@@ -51,6 +51,10 @@ export class DocumentService {
   private unsubscribe: (() => void)[] = [];
   /** Stored binaries of queued upserts not yet committed, in sequence order. */
   private blobSeqs: { seq: number; name: string }[] = [];
+  /** Sequence number of the last operation replayed at start (0: none). */
+  private replayThrough = 0;
+  /** Per enqueue (oldest first): its last sequence number and when it arrived; dropped once committed. */
+  private arrivals: { seq: number; at: number }[] = [];
 
   private constructor(
     readonly index: Index,
@@ -106,6 +110,10 @@ export class DocumentService {
     const removed = await service.blobs.keepOnly(new Set(service.blobSeqs.map((b) => b.name)));
     if (removed > 0) options.log.info('removed stored binaries no queued document needs', { count: removed });
     pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
+    if (replay.length > 0) {
+      service.replayThrough = replay[replay.length - 1].seq;
+      service.arrivals.push({ seq: service.replayThrough, at: options.now() });
+    }
     if (replay.length > 0)
       options.log.info('replaying acknowledged indexing operations', { count: replay.length, fromSeq: replay[0].seq });
     await queue.releaseThrough(committedSeq);
@@ -122,6 +130,7 @@ export class DocumentService {
   /** Append an operation durably and hand it to the pipeline; resolves with its sequence number once durable. */
   async enqueue(op: NewQueueOp): Promise<number> {
     const { seq, durable, op: full } = this.queue.append(op);
+    this.arrived(seq);
     this.track(full, this.options.now());
     this.pipeline.submit(full, durable, approximateBytes(full));
     await durable;
@@ -139,6 +148,7 @@ export class DocumentService {
   ): { seqs: number[]; durable: Promise<void> } {
     const { seqs, durable, ops: full } = this.queue.appendMany(ops, raw);
     const now = this.options.now();
+    if (seqs.length > 0) this.arrived(seqs[seqs.length - 1]);
     for (const op of full) this.track(op, now);
     this.pipeline.submitMany(full, durable, full.map(approximateBytes));
     return { seqs, durable };
@@ -163,6 +173,20 @@ export class DocumentService {
 
   get lastCommittedSeq(): number {
     return this.committedSeq;
+  }
+
+  /** Whether the operations replayed at start (acknowledged, not in the last commit) are applied to the writer. */
+  get replayed(): boolean {
+    return this.pipeline.appliedSeq >= this.replayThrough;
+  }
+
+  /** When the oldest operation not yet committed arrived (epoch ms), or undefined when all are committed. */
+  get oldestUncommittedAt(): number | undefined {
+    return this.arrivals[0]?.at;
+  }
+
+  private arrived(seq: number): void {
+    if (seq > this.committedSeq) this.arrivals.push({ seq, at: this.options.now() });
   }
 
   /**
@@ -279,6 +303,9 @@ export class DocumentService {
     this.committedSeq = seq;
     this.statuses.committed(seq, info.committedAt);
     this.commitTimes.add(seq, info.committedAt);
+    let done = 0;
+    while (done < this.arrivals.length && this.arrivals[done].seq <= seq) done++;
+    if (done > 0) this.arrivals.splice(0, done);
     this.commitLog.append(encoder.encode(JSON.stringify({ seq, at: info.committedAt }))).catch((err) => {
       this.options.log.warn('could not record a commit time', { error: err });
     });
@@ -288,10 +315,10 @@ export class DocumentService {
     this.queue
       .releaseThrough(seq)
       .catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
-    let done = 0;
-    while (done < this.blobSeqs.length && this.blobSeqs[done].seq <= seq) done++;
+    let stored = 0;
+    while (stored < this.blobSeqs.length && this.blobSeqs[stored].seq <= seq) stored++;
     // The commit contains these documents: replay never reads their binaries again.
-    for (const b of this.blobSeqs.splice(0, done)) void this.blobs.remove(b.name);
+    for (const b of this.blobSeqs.splice(0, stored)) void this.blobs.remove(b.name);
   }
 
   /**

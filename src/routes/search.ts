@@ -25,6 +25,7 @@ export function searchDepsOf(services: Services & { documents: DocumentService }
     runner: services.searchRunner,
     hidden: (name: string) => documents.dropPending(name),
     limits: services.config.search.limits,
+    onSearch: services.metrics?.searched,
   };
 }
 

@@ -17,7 +17,12 @@ import type { WebSearchService } from '../websearch/types.ts';
 export function webSearchRoutes(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const webSearch: WebSearchService =
-    services.webSearch ?? createWebSearchService({ config: services.config.webSearch, log: services.log });
+    services.webSearch ??
+    createWebSearchService({
+      config: services.config.webSearch,
+      log: services.log,
+      onProviderError: services.metrics?.webSearchFailed,
+    });
   app.post('/api/beta/web_search', requirePersonal(services), async (c) => {
     const body = await jsonBody(c, WebSearchBody);
     const results = await webSearch.search(

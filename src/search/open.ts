@@ -27,17 +27,25 @@ function engineLogger(log: Logger): (e: EngineEvent) => void {
   };
 }
 
+/** `observe`: also told every engine event (metrics: commit, merge and flush durations). */
 export async function openSearchIndex(
   config: Pick<Config, 'dataDir' | 'commitIntervalMs'> & Partial<Pick<Config, 'mergeIdleMs'>>,
   log: Logger,
+  observe?: (e: EngineEvent) => void,
 ): Promise<Index> {
+  const logged = engineLogger(log);
   const directory = await FsDirectory.open(join(config.dataDir, 'index'));
   return openIndex({
     directory,
     schema: DOCUMENT_SCHEMA,
     commitIntervalMs: config.commitIntervalMs,
     compaction: { idleMs: config.mergeIdleMs ?? 0 },
-    log: engineLogger(log),
+    log: observe
+      ? (e) => {
+          observe(e);
+          logged(e);
+        }
+      : logged,
   });
 }
 

@@ -255,11 +255,28 @@ export interface PlanRunner {
   selectPassages?: SelectPassagesFn;
 }
 
+/** Told how long each search took (ms), refused or not (metrics). */
+export type SearchObserver = (ms: number) => void;
+
 /**
  * The response body as JSON text, from `runner` when given (worker threads), else made on this
  * thread. A budget cut or a refusal is logged on `log` (the request's logger).
  */
 export async function searchJsonWith(
+  deps: SearchDeps & { runner?: PlanRunner; onSearch?: SearchObserver },
+  email: string,
+  params: SearchParams,
+  log?: Logger,
+): Promise<string> {
+  const started = performance.now();
+  try {
+    return await searchJson(deps, email, params, log);
+  } finally {
+    deps.onSearch?.(performance.now() - started);
+  }
+}
+
+async function searchJson(
   deps: SearchDeps & { runner?: PlanRunner },
   email: string,
   params: SearchParams,
@@ -282,15 +299,18 @@ export async function searchJsonWith(
 
 /** The response body, from `runner` when given (worker threads), else made on this thread; logged as searchJsonWith. */
 export async function searchWith(
-  deps: SearchDeps & { runner?: PlanRunner },
+  deps: SearchDeps & { runner?: PlanRunner; onSearch?: SearchObserver },
   email: string,
   params: SearchParams,
   log?: Logger,
 ): Promise<SearchResponseBody> {
-  if (!deps.runner) {
+  if (deps.runner) return JSON.parse(await searchJsonWith(deps, email, params, log)) as SearchResponseBody;
+  const started = performance.now();
+  try {
     const here = await refusalsLogged(log, () => searchHere(deps, email, params));
     logBudget(log, here);
     return here.body;
+  } finally {
+    deps.onSearch?.(performance.now() - started);
   }
-  return JSON.parse(await searchJsonWith(deps, email, params, log)) as SearchResponseBody;
 }

@@ -51,6 +51,8 @@ export interface WebSearchDeps {
   policy?: AddressPolicy;
   /** How crawled HTML/XHTML and PDF pages are read; default the extractors' shared worker pool. */
   extractors?: PageExtractors;
+  /** Told of each failed provider call (metrics). */
+  onProviderError?: (provider: string, code: ProviderError['code']) => void;
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(n)));
@@ -104,6 +106,7 @@ export function createWebSearchService(deps: WebSearchDeps): WebSearchService {
     const settled = await Promise.allSettled(queries.map(call));
     const lists = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    for (const f of failures) if (f instanceof ProviderError) deps.onProviderError?.(name, f.code);
     for (const f of failures) if (!(f instanceof ProviderError)) throw f;
     if (lists.length === 0) {
       const first = failures[0] as ProviderError;
