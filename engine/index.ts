@@ -41,6 +41,7 @@ export { hammingDistance, simhash } from './duplicates/simhash.ts';
 export { startModuleWorker } from './util/worker-start.ts';
 export { SEA_MERGE_WORKER_ASSET } from './merge/merge-thread.ts';
 export { BoundedMap } from './util/bounded-map.ts';
+export { SegmentCache } from './util/segment-cache.ts';
 
 export interface OpenIndexOptions {
   directory: Directory;

@@ -1,6 +1,7 @@
 /**
  * Public API of the extractors layer: Base64-decoded binaries to searchable text, safely.
- * - extract(bytes, options): runs in the shared worker pool (wall-time limit, crash isolation).
+ * - extract(input, options): runs in the shared worker pool (wall-time limit, crash isolation);
+ *   the input is bytes or a file (`{ path, size }`) that the worker reads itself.
  * - extractInline(bytes, options): same result in the calling thread (tests, benchmarks, trusted input).
  * - extractMainContentPooled(bytes, options): an HTML web page's main content, in the same pool.
  * - extractMainContent / truncateText / parseHtml (extractors/web/): the same in the calling thread.
@@ -9,7 +10,7 @@
  */
 import { ExtractionError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
-import type { JobKind, JobResults } from './jobs.ts';
+import { jobInput, type JobKind, type JobResults } from './jobs.ts';
 import { ExtractionPool } from './pool.ts';
 import type { PoolJob, PoolOptions } from './pool.ts';
 import { extractWith, parseMediaType } from './registry.ts';
@@ -82,24 +83,33 @@ export async function closeSharedPool(): Promise<void> {
   await p?.close();
 }
 
-function precheck(bytes: Uint8Array, limits: ExtractLimits): void {
-  if (!(bytes instanceof Uint8Array)) throw new ExtractionError('CORRUPT', 'input must be a Uint8Array');
-  if (bytes.byteLength > limits.maxInputBytes) {
-    throw new ExtractionError(
-      'TOO_LARGE',
-      `input of ${bytes.byteLength} bytes exceeds the limit of ${limits.maxInputBytes} bytes`,
-    );
+/** A document stored in a file: the worker reads it (it never passes through the calling thread). */
+export interface FileInput {
+  path: string;
+  /** Its size in bytes (checked against maxInputBytes before the file is read). */
+  size: number;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+function precheck(input: Uint8Array | FileInput, limits: ExtractLimits): void {
+  const size = input instanceof Uint8Array ? input.byteLength : input?.size;
+  if (typeof size !== 'number') throw new ExtractionError('CORRUPT', 'input must be a Uint8Array or a file');
+  if (size > limits.maxInputBytes) {
+    throw new ExtractionError('TOO_LARGE', `input of ${size} bytes exceeds the limit of ${limits.maxInputBytes} bytes`);
   }
 }
 
 /** Extracts text in a worker thread under all limits, including the wall-time limit. Rejects only with ExtractionError. */
-export async function extract(bytes: Uint8Array, options: ExtractOptions): Promise<Extraction> {
+export async function extract(input: Uint8Array | FileInput, options: ExtractOptions): Promise<Extraction> {
   const limits = resolveLimits(options.limits);
-  precheck(bytes, limits);
+  precheck(input, limits);
   const { type, params } = parseMediaType(options.mediaType);
   const pool = options.pool ?? getSharedPool();
+  const file = input instanceof Uint8Array ? undefined : input.path;
   return pool.run({
-    bytes,
+    bytes: input instanceof Uint8Array ? input : NO_BYTES,
+    file,
     mediaType: type,
     params,
     fileName: options.fileName,
@@ -113,10 +123,17 @@ export async function extract(bytes: Uint8Array, options: ExtractOptions): Promi
  * Extracts text in the calling thread. All limits except the wall time apply (a hostile
  * document can block this thread); use extract() for untrusted input in the server.
  */
-export async function extractInline(bytes: Uint8Array, options: Omit<ExtractOptions, 'pool'>): Promise<Extraction> {
+export async function extractInline(
+  input: Uint8Array | FileInput,
+  options: Omit<ExtractOptions, 'pool'>,
+): Promise<Extraction> {
   const limits = resolveLimits(options.limits);
-  precheck(bytes, limits);
+  precheck(input, limits);
   const { type, params } = parseMediaType(options.mediaType);
+  const bytes =
+    input instanceof Uint8Array
+      ? input
+      : jobInput({ bytes: NO_BYTES, file: input.path, mediaType: '', params: {}, limits });
   return extractWith(bytes, {
     mediaType: type,
     params,

@@ -2,7 +2,9 @@
  * Worker-thread pool for extraction. Each job runs in a worker so a hostile document cannot
  * stall the caller's event loop (job kinds: registry extraction, web-page main content; see jobs.ts): the wall-time limit is enforced by terminating the worker
  * (TIMEOUT) and starting a replacement; a worker out of memory under resourceLimits fails its
- * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. The queue is bounded:
+ * job with TOO_LARGE, any other crash with CORRUPT, and is replaced too. Decompression is
+ * bounded per worker as well as per document: the pool's inflation budget is split evenly
+ * between the workers, so all of them together never hold more than the budget. The queue is bounded:
  * beyond `maxQueue` waiting jobs, extract() rejects with OVERLOADED. Interactive jobs (a caller
  * waits on them) wait ahead of the others (PoolJob.interactive). Idle workers are unref'd
  * so an idle pool never keeps the process alive.
@@ -21,8 +23,13 @@ export interface PoolOptions {
   size?: number;
   /** Maximum jobs waiting for a worker; default 256. */
   maxQueue?: number;
-  /** V8 old-generation heap cap per worker in MB; default 2048. */
+  /** V8 old-generation heap cap per worker in MB (resourceLimits); default 1024. */
   maxHeapMb?: number;
+  /**
+   * Bytes all workers together may decompress for the documents they run at once; each worker
+   * gets an even share, which caps `maxDecompressedBytes` of every job it runs. Default 512 MiB.
+   */
+  inflateBudgetBytes?: number;
   /** Worker module speaking the worker.ts protocol; default ./worker.ts (tests substitute their own). */
   workerUrl?: URL;
 }
@@ -86,6 +93,8 @@ export class ExtractionPool {
   readonly size: number;
   private readonly maxQueue: number;
   private readonly maxHeapMb: number;
+  /** Decompressed bytes one worker may hold for its job (the pool's inflation budget / size). */
+  readonly inflateShare: number;
   private readonly workerUrl: URL;
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
@@ -97,7 +106,8 @@ export class ExtractionPool {
   constructor(options: PoolOptions = {}) {
     this.size = Math.max(1, options.size ?? (availableParallelism?.() || 2));
     this.maxQueue = options.maxQueue ?? 256;
-    this.maxHeapMb = options.maxHeapMb ?? 2048;
+    this.maxHeapMb = options.maxHeapMb ?? 1024;
+    this.inflateShare = Math.floor((options.inflateBudgetBytes ?? 512 * 1024 * 1024) / this.size);
     this.workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
@@ -225,10 +235,11 @@ export class ExtractionPool {
       id: pending.id,
       kind: job.kind,
       bytes: whole ? job.bytes : job.bytes.slice(),
+      file: job.file,
       mediaType: job.mediaType,
       params: job.params,
       fileName: job.fileName,
-      limits: job.limits,
+      limits: { ...job.limits, maxDecompressedBytes: Math.min(job.limits.maxDecompressedBytes, this.inflateShare) },
     };
     slot.worker.postMessage(req);
   }

@@ -28,6 +28,7 @@ import { adminStatsRoutes } from './routes/admin.stats.ts';
 import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { BodyBudget } from './http/admission.ts';
 import { auditChanges } from './http/audit.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { apiCors } from './http/cors.ts';
@@ -112,13 +113,8 @@ export function createApp(given: Services): Hono<AppEnv> {
 
   if (config.corsOrigins.length > 0) app.use('/api/*', apiCors(config.corsOrigins));
 
-  app.use(
-    '*',
-    requestBodyLimit({
-      maxSize: config.maxRequestBytes,
-      onError: (c) => c.json({ detail: `Request body exceeds the limit of ${config.maxRequestBytes} bytes` }, 413),
-    }),
-  );
+  const budget = services.bodyBudget ?? new BodyBudget(config.requestBodyBudgetBytes, config.requestBodyWaitMs);
+  app.use('*', requestBodyLimit({ maxSize: config.maxRequestBytes, budget }));
 
   if (services.audit) {
     const record = auditChanges(services.audit, config.web.trustProxy);
@@ -192,7 +188,7 @@ export function createApp(given: Services): Hono<AppEnv> {
     if (err instanceof ServiceError) {
       if (err.retryAfterSeconds !== undefined)
         c.header('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
-      return c.json({ detail: err.message }, err.status as 400);
+      return c.json({ detail: err.message }, err.status as 400, err.headers);
     }
     const requestId = c.get('requestId') ?? 'unknown';
     (c.get('log') ?? log).error('unhandled error', { error: err, stack: err instanceof Error ? err.stack : undefined });
@@ -217,8 +213,8 @@ function echoItem(item: ValidationItem): ValidationItem {
   return out;
 }
 
-/** Methods registered for a concrete path (used to tell 405 from 404). */
-function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+/** Methods registered for a concrete path (used to tell 405 from 404); none for an unknown path. */
+export function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
   const methods = new Set<string>();
   for (const route of app.routes) {
     if (route.method === 'ALL' || route.path.includes('*')) continue;

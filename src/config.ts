@@ -91,6 +91,17 @@ export const EnvSchema = v.object({
     String(100 * MB),
   ),
   MAX_REQUEST_BYTES: v.optional(intFromEnv('MAX_REQUEST_BYTES', 1024, 4_000_000_000)),
+  REQUEST_BODY_BUDGET_BYTES: v.optional(
+    intFromEnv('REQUEST_BODY_BUDGET_BYTES', 65_536, 64_000_000_000),
+    String(256 * 1024 * 1024),
+  ),
+  REQUEST_BODY_WAIT_MS: v.optional(intFromEnv('REQUEST_BODY_WAIT_MS', 0, 600_000), '10000'),
+  HTTP_MAX_HEADER_BYTES: v.optional(intFromEnv('HTTP_MAX_HEADER_BYTES', 8192, 1_048_576), '81920'),
+  EXTRACT_WORKER_HEAP_MB: v.optional(intFromEnv('EXTRACT_WORKER_HEAP_MB', 64, 65_536), '1024'),
+  EXTRACT_INFLATE_BUDGET_BYTES: v.optional(
+    intFromEnv('EXTRACT_INFLATE_BUDGET_BYTES', 1_048_576, 64_000_000_000),
+    String(512 * 1024 * 1024),
+  ),
   LOG_LEVEL: v.optional(
     v.pipe(
       v.string(),
@@ -218,6 +229,19 @@ export interface Config {
   maxBinaryBytes: number;
   /** Largest accepted request body; default fits one maximal Base64 binary plus 16 MiB. */
   maxRequestBytes: number;
+  /** Request body bytes held in memory across all requests at once; past it requests wait (src/http/admission.ts). */
+  requestBodyBudgetBytes: number;
+  /** How long a request waits for room in that budget before it is answered 503 with Retry-After. */
+  requestBodyWaitMs: number;
+  /** Largest request line plus header fields (Node's maxHeaderSize); beyond it 431. */
+  httpMaxHeaderBytes: number;
+  /** Extraction workers (extractors/pool.ts). */
+  extraction: {
+    /** V8 heap cap of each worker (resourceLimits); a document that needs more fails alone. */
+    workerHeapMb: number;
+    /** Bytes all workers together may decompress per document at once (split evenly between them). */
+    inflateBudgetBytes: number;
+  };
   logLevel: LogLevel;
   /** Control-plane log size that triggers compaction into a snapshot. */
   stateCompactBytes: number;
@@ -393,6 +417,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     maxBinaryBytes,
     maxRequestBytes: e.MAX_REQUEST_BYTES ?? Math.ceil((maxBinaryBytes * 4) / 3) + 16 * 1024 * 1024,
+    requestBodyBudgetBytes: e.REQUEST_BODY_BUDGET_BYTES,
+    requestBodyWaitMs: e.REQUEST_BODY_WAIT_MS,
+    httpMaxHeaderBytes: e.HTTP_MAX_HEADER_BYTES,
+    extraction: { workerHeapMb: e.EXTRACT_WORKER_HEAP_MB, inflateBudgetBytes: e.EXTRACT_INFLATE_BUDGET_BYTES },
     logLevel: e.LOG_LEVEL,
     stateCompactBytes: e.STATE_COMPACT_BYTES,
     webSearch: {

@@ -35,7 +35,7 @@ const STATUS: Record<ServiceErrorKind, number> = {
   TIMEOUT: 504,
 };
 
-/** An error with a message meant for the client, answered as `{detail: message}`. */
+/** An error with a message meant for the client, answered as `{detail: message}` (with `headers`, if any). */
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(
@@ -43,6 +43,8 @@ export class ServiceError extends Error {
     message: string,
     /** Seconds after which a retry may succeed (answered as `Retry-After`). */
     readonly retryAfterSeconds?: number,
+    /** More response headers (e.g. `connection: close` when the body was not read). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

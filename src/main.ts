@@ -14,18 +14,18 @@
  */
 import { join } from 'node:path';
 import { AuditLog } from './audit/audit.ts';
-import { serve } from '@hono/node-server';
 import { ensureMasterKey, masterKeyBanner } from './accounts/master.ts';
-import { createApp } from './app.ts';
+import { allowedMethods, createApp } from './app.ts';
 import { parseCommandLine } from './cli.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import type { Services } from './services.ts';
+import { createHttpServer } from './http/server.ts';
 import { openState } from './open-state.ts';
 import { createWebSearchService } from './websearch/service.ts';
 import { openDocuments, openSearchIndex } from './search/open.ts';
 import { SearchPool } from './search/pool.ts';
-import { closeSharedPool } from '../extractors/index.ts';
+import { closeSharedPool, configureSharedPool } from '../extractors/index.ts';
 import { loadWebAssets } from './web/assets/store.ts';
 import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
@@ -60,6 +60,10 @@ async function main(): Promise<void> {
     throw err;
   }
   checkDataDir(config.dataDir);
+  configureSharedPool({
+    maxHeapMb: config.extraction.workerHeapMb,
+    inflateBudgetBytes: config.extraction.inflateBudgetBytes,
+  });
   if (cli.action === 'connector-run') {
     process.exitCode = await runConnectorCommand(config, cli.id);
     return;
@@ -147,8 +151,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info('listening', { host: config.host, port: info.port, dataDir: config.dataDir });
+  const server = createHttpServer(app, {
+    maxHeaderBytes: config.httpMaxHeaderBytes,
+    allowedMethods: (path) => allowedMethods(app, path),
+    log,
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.info('listening', { host: config.host, port, dataDir: config.dataDir });
   });
   await new Promise<void>((resolve, reject) => {
     const onError = (err: unknown) => reject(listenFailure(err, config.host, config.port));

@@ -9,6 +9,7 @@ import type { WebSearchService } from './websearch/types.ts';
 import type { DocumentService } from './documents/service.ts';
 import type { ChatSearchFn } from './chat/tools.ts';
 import type { PlanRunner } from './search/service.ts';
+import type { BodyBudget } from './http/admission.ts';
 import type { AuditLog } from './audit/audit.ts';
 import type { OidcSignIn } from './sessions/oidc.ts';
 import type { SignInThrottle } from './sessions/throttle.ts';
@@ -36,6 +37,8 @@ export interface Services {
   chatSearch?: ChatSearchFn;
   /** Fetch used for the chat's language-model upstream (default the global fetch). */
   chatFetch?: typeof fetch;
+  /** Memory admission of request bodies; default one built from `config` (REQUEST_BODY_BUDGET_BYTES). */
+  bodyBudget?: BodyBudget;
   /** Failed sign-in counts (one per process); createApp makes one when absent. */
   signInThrottle?: SignInThrottle;
   /** The audit log of administrative changes and sign-ins (main.ts opens it under DATA_DIR/audit). */

@@ -8,15 +8,17 @@
  *   which change slowly: an entry is reused in the snapshot it was computed in,
  *   and in a later snapshot only when the index holds at least
  *   `minReuseDocs` docs and its doc count moved by at most `maxDrift` (a
- *   fraction) since. Small indexes therefore always select exactly.
+ *   fraction) since. Small indexes therefore always select exactly. Entries
+ *   of segments a snapshot no longer has are dropped when a later snapshot asks
+ *   (util/segment-cache.ts), so merges do not leave them filling the cache.
  * - MltCandidates: per snapshot (one per Searcher), the unfiltered best
  *   matches of a source document as global doc ids with scores, best first
  *   (score descending, then doc id: the order of every top-k of the engine).
  *   Filtering that list by a viewer's filter gives exactly the filtered top-k
  *   when enough survive, or when the list holds every match.
- * Both are bounded; least recently used entries are evicted first.
+ * Both are bounded; least recently used entries (segments) are evicted first.
  */
-import { BoundedMap } from '../util/bounded-map.ts';
+import { SegmentCache } from '../util/segment-cache.ts';
 import type { Language } from '../analysis/types.ts';
 import type { MoreLikeThisOptions } from './more-like-this.ts';
 
@@ -47,7 +49,7 @@ export function candidateList(hits: readonly { score: number; doc: number }[], a
 }
 
 export interface MltTermsCacheOptions {
-  /** Entries kept. Default 100,000. */
+  /** Entries kept. Default 20,000 (an entry of 25 selected terms holds about 1.2 KB of heap). */
   maxEntries: number;
   /** Reuse across snapshots only at or above this many docs. Default 10,000. */
   minReuseDocs: number;
@@ -56,25 +58,30 @@ export interface MltTermsCacheOptions {
 }
 
 export class MltTermsCache {
-  private readonly lru: BoundedMap<string, SelectedTerms>;
+  private readonly lru: SegmentCache<string, SelectedTerms>;
   private readonly o: MltTermsCacheOptions;
 
   constructor(options: Partial<MltTermsCacheOptions> = {}) {
-    this.o = { maxEntries: 100_000, minReuseDocs: 10_000, maxDrift: 0.02, ...options };
-    this.lru = new BoundedMap(this.o.maxEntries);
+    this.o = { maxEntries: 20_000, minReuseDocs: 10_000, maxDrift: 0.02, ...options };
+    this.lru = new SegmentCache(this.o.maxEntries);
   }
 
-  /** Selected terms of `key` still usable at (generation, numDocs), else undefined. */
-  get(key: string, generation: number, numDocs: number): SelectedTerms | undefined {
-    const e = this.lru.get(key);
+  /** Drops the entries of segments not in `liveIds`, for a snapshot later than the last one asked. */
+  retain(generation: number, liveIds: () => Iterable<string>): void {
+    this.lru.retain(generation, liveIds);
+  }
+
+  /** Selected terms of `key` in `segment` still usable at (generation, numDocs), else undefined. */
+  get(segment: string, key: string, generation: number, numDocs: number): SelectedTerms | undefined {
+    const e = this.lru.get(segment, key);
     if (e === undefined) return undefined;
     if (e.generation === generation) return e;
     if (numDocs < this.o.minReuseDocs || Math.abs(numDocs - e.numDocs) > this.o.maxDrift * numDocs) return undefined;
     return e;
   }
 
-  set(key: string, entry: SelectedTerms): void {
-    this.lru.set(key, entry);
+  set(segment: string, key: string, entry: SelectedTerms): void {
+    this.lru.set(segment, key, entry);
   }
 
   get size(): number {

@@ -87,8 +87,12 @@ function computeKey(f: Filter): string {
   return `num(${JSON.stringify(f.numeric)}:${f.gte ?? ''}:${f.lte ?? ''})`;
 }
 
-/** Distinct filter keys whose use counts are kept before the counts start over. */
+/**
+ * Use counts kept (filter keys, and (key, segment) pairs: segment ids are never reused, so the
+ * pairs of a long-running index would grow without end) before the counts start over.
+ */
 const MAX_USAGE_KEYS = 4096;
+const MAX_USAGE_PAIRS = 65_536;
 
 interface CacheEntry {
   key: string;
@@ -144,13 +148,27 @@ export class FilterCache {
   usage(segmentId: string, key: string, compute: () => number): { cost: number; uses: number } {
     let inner = this.uses.get(key);
     if (!inner) {
-      if (this.uses.size >= MAX_USAGE_KEYS) this.uses.clear();
+      if (this.uses.size >= MAX_USAGE_KEYS) this.clearUsage();
       this.uses.set(key, (inner = new Map()));
     }
     let u = inner.get(segmentId);
-    if (!u) inner.set(segmentId, (u = { cost: compute(), uses: 0 }));
+    if (!u) {
+      if (this.usagePairs >= MAX_USAGE_PAIRS) {
+        this.clearUsage();
+        this.uses.set(key, (inner = new Map()));
+      }
+      inner.set(segmentId, (u = { cost: compute(), uses: 0 }));
+      this.usagePairs++;
+    }
     u.uses++;
     return u;
+  }
+
+  private usagePairs = 0;
+
+  private clearUsage(): void {
+    this.uses.clear();
+    this.usagePairs = 0;
   }
 
   /** Bytes held by the cached bitsets. */

@@ -99,6 +99,11 @@ export class Searcher {
     return (this.similar ??= new SimilarDocs(this.core)).moreLikeThis(source, opts);
   }
 
+  /** The ids of this snapshot's segments. */
+  liveSegmentIds(): string[] {
+    return this.core.segments.map((r) => r.id);
+  }
+
   /** Whether the doc version `ref` (segment id, segment-local doc) is live in this snapshot. */
   isLive(ref: { segmentId: string; doc: number }): boolean {
     return this.lookup().isLive(ref);

@@ -122,9 +122,10 @@ export class SimilarDocs {
   ): SelectedTerms {
     const core = this.core;
     const r = core.segments[loc.segment];
-    const tkey = `${r.id}\u0000${loc.doc}\u0000${okey}`;
+    const tkey = `${loc.doc}\u0000${okey}`;
     const terms = termsCacheOf(core.cache);
-    const known = terms.get(tkey, core.generation, core.numDocs);
+    terms.retain(core.generation, () => core.segments.map((s) => s.id));
+    const known = terms.get(r.id, tkey, core.generation, core.numDocs);
     if (known) return known;
     const texts = r.text(loc.doc);
     const lang = r.language(loc.doc);
@@ -142,7 +143,7 @@ export class SimilarDocs {
       numDocs: core.numDocs,
       generation: core.generation,
     };
-    terms.set(tkey, entry);
+    terms.set(r.id, tkey, entry);
     return entry;
   }
 

@@ -3,6 +3,8 @@
  * or comment content), block elements become line breaks, table cells tabs, whitespace
  * collapsed outside <pre>; title from <title>, author from <meta name="author">,
  * language hint from <html lang>. Charset: parameter, BOM, <meta charset>, then UTF-8 sniffing.
+ * At most MAX_HTML_TAGS tags are read: the text after them is not extracted (`truncated`), so
+ * a page of millions of (nested) elements costs a bounded time.
  */
 import { TextBuilder } from '../text-builder.ts';
 import type { Extraction, Extractor } from '../types.ts';
@@ -66,6 +68,9 @@ const BLOCK = new Set([
 ]);
 const CELL = new Set(['td', 'th']);
 
+/** Tags (elements, comments, doctype) read per document (see the module header). */
+export const MAX_HTML_TAGS = 1_000_000;
+
 /** The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 2 KB. */
 export function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 2048));
@@ -89,6 +94,7 @@ export function htmlToText(html: string, maxChars: number): Extraction {
   let titleBuf = '';
   let pre = 0;
   let size = 0;
+  let tags = 0;
   const tagRe =
     /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[!?][^>]*>?|<\/?([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>?/g;
   let last = 0;
@@ -104,7 +110,8 @@ export function htmlToText(html: string, maxChars: number): Extraction {
     out.push(t);
     size += t.length;
   };
-  while ((m = tagRe.exec(html)) !== null && size <= maxChars) {
+  while (size <= maxChars && tags < MAX_HTML_TAGS && (m = tagRe.exec(html)) !== null) {
+    tags++;
     pushText(html.slice(last, m.index));
     last = tagRe.lastIndex;
     const name = m[1]?.toLowerCase();
@@ -148,7 +155,8 @@ export function htmlToText(html: string, maxChars: number): Extraction {
     if (BLOCK.has(name)) out.push('\n');
     else if (CELL.has(name) && !closing) out.push('\t');
   }
-  if (size <= maxChars) pushText(html.slice(last));
+  const cut = tags >= MAX_HTML_TAGS;
+  if (size <= maxChars && !cut) pushText(html.slice(last));
   if (inTitle && title === undefined) title = decodeEntities(titleBuf);
   const text = out
     .join('')
@@ -159,6 +167,7 @@ export function htmlToText(html: string, maxChars: number): Extraction {
     .trim();
   const b = new TextBuilder(maxChars);
   b.append(text);
+  if (cut) b.truncated = true;
   const l = lang?.toLowerCase().slice(0, 2);
   return b.finish({ title, author, language: l === 'de' || l === 'en' ? l : undefined });
 }

@@ -7,7 +7,10 @@
  * canonical URL, the base URL and the robots meta directives. Unknown close tags are ignored and
  * a close tag closes every element opened after its match, as browsers do.
  *
- * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored.
+ * Limits: at most `maxNodes` nodes are built; the rest of the input is ignored. Elements
+ * nest at most MAX_HTML_DEPTH deep: deeper ones are added as children of the element at
+ * that depth, as browsers do (Blink caps at 512), so no tree is deeper than that however
+ * the page nests (a walk of it cannot overflow the stack).
  */
 import { decodeAttributeEntities, decodeEntities } from '../formats/html-entities.ts';
 
@@ -63,6 +66,9 @@ const RAW = new Set([
   'svg',
   'math',
 ]);
+/** Deepest element nesting built (see the module header). */
+export const MAX_HTML_DEPTH = 512;
+
 const KEPT_ATTRS = new Set(['id', 'class', 'role', 'hidden', 'aria-hidden', 'name', 'property', 'content']);
 /** Attributes read for links (not kept in the tree). */
 const LINK_ATTRS = new Set(['href', 'rel']);
@@ -155,7 +161,7 @@ export function parseHtml(html: string, maxNodes = 200_000): ParsedHtml {
     const el: HtmlElement = { tag: name, attrs, children: [] };
     stack[stack.length - 1].children.push(el);
     nodes++;
-    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/')) {
+    if (!VOID.has(name) && !(m[3] ?? '').trimEnd().endsWith('/') && stack.length <= MAX_HTML_DEPTH) {
       stack.push(el);
       open.set(name, (open.get(name) ?? 0) + 1);
     }

@@ -2,11 +2,13 @@
  * Reads a queued document's body into indexable text: `text_content` as
  * given (synchronously) unless its `mime_type` is HTML (then its visible text,
  * tags stripped and entities decoded, extracted in the worker pool like an HTML
- * file), `binary_base64` decoded and extracted in the worker
- * pool (with the service's size limit; a promise), no body as empty text. Also
- * gives the document's file suffix and media-type-based search file type (suffix.ts).
+ * file), `binary_base64` decoded and extracted in the worker pool (with the
+ * service's size limit; a promise), a binary stored in a blob file extracted from
+ * that file (the worker reads it), no body as empty text. Also gives the
+ * document's file suffix and media-type-based search file type (suffix.ts).
  */
-import { baseMediaType, decodeBase64Body, extract, type Extraction } from '../../extractors/index.ts';
+import { join } from 'node:path';
+import { baseMediaType, decodeBase64Body, extract, type Extraction, type FileInput } from '../../extractors/index.ts';
 import type { BodyReader, BodyResult } from './pipeline.ts';
 import type { QueuedDocument } from './queue.ts';
 import { documentSuffix, mediaFileTypeOf } from './suffix.ts';
@@ -16,15 +18,27 @@ const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml
 const encoder = new TextEncoder();
 
 export type ExtractFn = (
-  bytes: Uint8Array,
+  input: Uint8Array | FileInput,
   options: { mediaType: string; fileName?: string; limits?: { maxInputBytes: number } },
 ) => Promise<Extraction>;
 
-export function createBodyReader(options: { maxBinaryBytes: number; extract?: ExtractFn }): BodyReader {
+export interface BodyReaderOptions {
+  maxBinaryBytes: number;
+  extract?: ExtractFn;
+  /** Where stored binaries are (`blobsDir(<documents dir>)`); required to read documents that have one. */
+  blobsDir?: string;
+}
+
+export function createBodyReader(options: BodyReaderOptions): BodyReader {
   const run = options.extract ?? extract;
+  const input = (doc: QueuedDocument): Uint8Array | FileInput => {
+    const blob = doc.binary_blob;
+    if (!blob) return decodeBase64Body(doc.binary_base64!, options.maxBinaryBytes);
+    if (options.blobsDir === undefined) throw new Error('no blob directory to read the stored binary from');
+    return { path: join(options.blobsDir, blob.name), size: blob.size };
+  };
   const extractBinary = async (doc: QueuedDocument, suffix: string, mediaFileType: string): Promise<BodyResult> => {
-    const bytes = decodeBase64Body(doc.binary_base64!, options.maxBinaryBytes);
-    const ex = await run(bytes, {
+    const ex = await run(input(doc), {
       mediaType: doc.mime_type ?? '',
       fileName: doc.title || undefined,
       limits: { maxInputBytes: options.maxBinaryBytes },
@@ -55,7 +69,7 @@ export function createBodyReader(options: { maxBinaryBytes: number; extract?: Ex
     };
   };
   return (doc) => {
-    const isBinary = doc.binary_base64 !== null;
+    const isBinary = doc.binary_base64 !== null || !!doc.binary_blob;
     const suffix = documentSuffix({
       mime_type: doc.mime_type,
       binary: isBinary,

@@ -85,6 +85,7 @@ export function utf8Length(s: string): number {
 
 /** Size in bytes of the document's content: the decoded binary, or the UTF-8 text. */
 export function contentSize(doc: QueuedDocument): number {
+  if (doc.binary_blob) return doc.binary_blob.size;
   if (doc.binary_base64 !== null) {
     const b = doc.binary_base64;
     return (b.length / 4) * 3 - (b.endsWith('==') ? 2 : b.endsWith('=') ? 1 : 0);

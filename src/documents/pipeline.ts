@@ -319,7 +319,13 @@ export class IndexingPipeline {
         continue;
       }
       if (p.op.op === 'upsert') {
-        if (p.prepared === undefined && waits && p.op.doc.binary_base64 === null && early < REPORT_AHEAD) {
+        if (
+          p.prepared === undefined &&
+          waits &&
+          p.op.doc.binary_base64 === null &&
+          !p.op.doc.binary_blob &&
+          early < REPORT_AHEAD
+        ) {
           p.prepared = this.prepare(p.op);
           early++;
         }

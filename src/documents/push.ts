@@ -5,6 +5,8 @@
  * Items that certainly pass the schema take a fast validation path (the schema
  * still produces every error); a request's operations are appended as one
  * record, with each item's JSON as received when the body bytes are given.
+ * Binaries read into blob files while the body arrived (push-body.ts) are kept
+ * by the documents queued with them; the others are removed before answering.
  *
  * Single form: field errors are 422 validation items, a missing datasource is
  * 404, schema rule errors are 422 in the error_code envelope. Bulk form: each
@@ -24,6 +26,7 @@ import { queuedDocument, type NewQueueOp, type QueuedDocument, type SkippedVersi
 import { documentItemSpans } from './raw-items.ts';
 import { documentSchema, PushEnvelopeSchema, type DocumentInput } from './schemas.ts';
 import { fastValidDocument } from './schemas-fast-path.ts';
+import { spooledFor, type SpooledBinary } from './spooled.ts';
 import type { DocumentService } from './service.ts';
 import { sameTokens, type Outcome } from './status.ts';
 import { documentTokens } from './tokens.ts';
@@ -57,6 +60,8 @@ export interface PushResponse {
 export interface PushOptions {
   wait?: boolean;
   waitTimeoutMs?: number;
+  /** Called once the documents are durable, before waiting for the commit (the body is no longer needed). */
+  onQueued?: () => void;
   /** Source category the documents are filed under (connectors, src/connectors/); default `other`. */
   category?: string;
 }
@@ -64,6 +69,8 @@ export interface PushOptions {
 type Decision = {
   result: PushResult;
   doc?: QueuedDocument;
+  /** The stored binary `doc` takes over. */
+  spooled?: SpooledBinary;
   skipDelete?: { datasource: string; id: string; skipped: SkippedVersion };
 };
 
@@ -161,7 +168,9 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number, cate
     };
   }
   const defs = props.length > 0 ? ctx.propertyDefinitions(ds) : undefined;
+  const spooled = spooledFor(input.body?.binary_base64);
   const doc = queuedDocument(input, {
+    ...(spooled?.blob ? { blob: spooled.blob } : {}),
     tokens,
     sub: binding.data_source_sub ?? null,
     sub_sub: binding.data_source_sub_sub ?? null,
@@ -182,6 +191,7 @@ function decide(ctx: PushContext, input: DocumentInput, receivedAt: number, cate
   return {
     result: { document_id: id, outcome: 'sent', message: 'queued for indexing; searchable after the next commit' },
     doc,
+    spooled,
   };
 }
 
@@ -210,12 +220,27 @@ function pendingDrops(state: StateStore, items: readonly unknown[]): Promise<voi
 /**
  * `bodyBytes`, when given, are the request body that `body` was parsed from: the queue then
  * stores each sent item's JSON from it as received instead of serializing the document again.
+ * `spooled`: the binaries push-body.ts stored while reading it (removed here unless queued).
  */
 export async function pushDocuments(
   deps: PushDeps,
   body: unknown,
   options: PushOptions = {},
   bodyBytes?: Uint8Array,
+  spooled: readonly SpooledBinary[] = [],
+): Promise<PushResponse> {
+  try {
+    return await pushParsed(deps, body, options, bodyBytes);
+  } finally {
+    await Promise.all(spooled.map((s) => s.discard()));
+  }
+}
+
+async function pushParsed(
+  deps: PushDeps,
+  body: unknown,
+  options: PushOptions,
+  bodyBytes: Uint8Array | undefined,
 ): Promise<PushResponse> {
   const envelope = validate(PushEnvelopeSchema, body, 'body');
   const single = !Array.isArray(envelope.documents);
@@ -284,7 +309,9 @@ export async function pushDocuments(
   }
   // One record, one fsync (shared with concurrent requests); statuses are tracked before any other request runs.
   const { seqs, durable } = deps.documents.enqueueMany(ops, raw);
+  for (const d of decisions) if (d.doc?.binary_blob) d.spooled!.keep();
   await durable;
+  options.onQueued?.();
   for (const d of decisions) {
     if (d.result.outcome !== 'skipped') continue;
     const st = deps.documents.statuses.get(documentKey(d.skipDelete!.datasource, d.skipDelete!.id));

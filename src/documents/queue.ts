@@ -12,13 +12,16 @@
  * upsert is stored either with its `doc`, or as `{op, seq, meta, item}`: the
  * pushed item's JSON exactly as received plus what was decided for it (tokens,
  * sub binding, typed properties, time), from which `queuedDocument` rebuilds
- * the same document on replay.
+ * the same document on replay. A binary stored in a blob file (blobs.ts) is
+ * named by the document (`binary_blob`, or `meta.blob` beside a raw item, whose
+ * `binary_base64` is then only the placeholder it was read as).
  * A new file is started when the current one passes `rotateBytes`; a whole
  * file is deleted once every operation in it is committed to the engine.
  */
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
+import type { BlobRef } from './blobs.ts';
 import { fsyncDir, RecordLogWriter, replayFile } from '../storage/record-log.ts';
 
 export interface QueuedDocument {
@@ -28,6 +31,8 @@ export interface QueuedDocument {
   mime_type: string | null;
   text_content: string | null;
   binary_base64: string | null;
+  /** The decoded binary stored in a blob file (then `binary_base64` is null); absent otherwise. */
+  binary_blob?: BlobRef | null;
   file_type: string;
   path_preview: string | null;
   path: string | null;
@@ -46,11 +51,11 @@ export interface QueuedDocument {
   category?: string;
 }
 
-/** What the push decided for a document, beyond the pushed item's own fields. */
+/** What the push decided for a document, beyond the pushed item's own fields (and where its binary is stored). */
 export type DocumentMeta = Pick<
   QueuedDocument,
   'tokens' | 'sub' | 'sub_sub' | 'sub_id' | 'sub_sub_id' | 'properties' | 'received_at' | 'category'
->;
+> & { blob?: BlobRef };
 
 /** The fields of a validated pushed item that a queued document takes over. */
 export interface PushedItem {
@@ -73,7 +78,7 @@ export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocu
     title: item.title ?? '',
     mime_type: item.body?.mime_type ?? null,
     text_content: item.body?.text_content ?? null,
-    binary_base64: item.body?.binary_base64 ?? null,
+    binary_base64: meta.blob ? null : (item.body?.binary_base64 ?? null),
     file_type: item.file_type,
     path_preview: item.path_preview ?? null,
     path: item.path ?? null,
@@ -88,6 +93,7 @@ export function queuedDocument(item: PushedItem, meta: DocumentMeta): QueuedDocu
     received_at: meta.received_at,
   };
   if (meta.category) doc.category = meta.category;
+  if (meta.blob) doc.binary_blob = meta.blob;
   return doc;
 }
 
@@ -110,7 +116,7 @@ function sameMeta(a: DocumentMeta, b: DocumentMeta): boolean {
   if (a.received_at !== b.received_at || a.sub !== b.sub || a.sub_sub !== b.sub_sub) return false;
   if (a.category !== b.category) return false;
   if ((a.sub_id ?? null) !== (b.sub_id ?? null) || (a.sub_sub_id ?? null) !== (b.sub_sub_id ?? null)) return false;
-  if (a.properties.length !== 0 || b.properties.length !== 0) return false;
+  if (a.properties.length !== 0 || b.properties.length !== 0 || a.blob || b.blob) return false;
   const x = a.tokens;
   const y = b.tokens;
   if (x === y) return true;
@@ -261,8 +267,9 @@ export class DocumentQueue {
       }
       const d = op.doc;
       // The documents of one push usually share their meta (same time, permissions, no properties).
-      if (metaOf === undefined || !sameMeta(metaOf, d)) {
-        metaOf = d;
+      const docMeta: DocumentMeta = d.binary_blob ? { ...d, blob: d.binary_blob } : d;
+      if (metaOf === undefined || !sameMeta(metaOf, docMeta)) {
+        metaOf = docMeta;
         const meta: DocumentMeta = {
           tokens: d.tokens,
           sub: d.sub,
@@ -273,6 +280,7 @@ export class DocumentQueue {
         if (d.sub_id) meta.sub_id = d.sub_id;
         if (d.sub_sub_id) meta.sub_sub_id = d.sub_sub_id;
         if (d.category) meta.category = d.category;
+        if (d.binary_blob) meta.blob = d.binary_blob;
         metaJson = JSON.stringify(meta);
       }
       text += `{"op":"upsert","seq":${op.seq},"meta":${metaJson},"item":`;

@@ -6,6 +6,7 @@
  */
 import { isIsoInstant } from '../validation/iso-date.ts';
 import { DOCUMENT_FILE_TYPES } from './file-types.ts';
+import { standsForTooLarge } from './spooled.ts';
 import {
   base64DecodedSize,
   DOCUMENT_ID_PATTERN,
@@ -56,7 +57,10 @@ function validBody(b: unknown, maxBinaryBytes: number): boolean {
   if (text_content !== undefined && typeof text_content !== 'string') return false;
   if (
     binary_base64 !== undefined &&
-    (typeof binary_base64 !== 'string' || base64DecodedSize(binary_base64) > maxBinaryBytes || !isBase64(binary_base64))
+    (typeof binary_base64 !== 'string' ||
+      base64DecodedSize(binary_base64) > maxBinaryBytes ||
+      !isBase64(binary_base64) ||
+      standsForTooLarge(binary_base64))
   )
     return false;
   return (text_content === undefined) !== (binary_base64 === undefined);

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { pyIssue } from '../validation/pydantic.ts';
 import { DOCUMENT_FILE_TYPES } from './file-types.ts';
 import { isIsoInstant } from '../validation/iso-date.ts';
+import { standsForTooLarge, tooLargeMessage } from './spooled.ts';
 
 /** Length bounds the spec leaves "not shown" (documented in the README). */
 export const DOCUMENT_LIMITS = {
@@ -80,10 +81,8 @@ function buildDocumentSchema(maxBinaryBytes: number) {
             ),
           ),
           v.check(
-            (s) => base64DecodedSize(s) <= maxBinaryBytes,
-            pyIssue('value_error', `Value error, decoded binary_base64 exceeds the limit of ${maxBinaryBytes} bytes`, {
-              limit: maxBinaryBytes,
-            }),
+            (s) => base64DecodedSize(s) <= maxBinaryBytes && !standsForTooLarge(s),
+            pyIssue('value_error', `Value error, ${tooLargeMessage(maxBinaryBytes)}`, { limit: maxBinaryBytes }),
           ),
         ),
       ),

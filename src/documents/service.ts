@@ -9,6 +9,9 @@
  * are durable in `statuses.bin` (status-log.ts), loaded at start as of the
  * engine's last commit, before the replayed queue operations (which decide the
  * documents they touch).
+ *
+ * Stored binaries (blobs.ts) live until the engine commit that contains their
+ * document; at start, those no replayed operation names are removed.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +22,7 @@ import type { Logger } from '../log.ts';
 import type { StateStore } from '../state/store.ts';
 import { documentKey } from './index-schema.ts';
 import { RecordLogWriter, replayFile } from '../storage/record-log.ts';
+import { BlobStore, blobsDir } from './blobs.ts';
 import { IndexingPipeline, type BodyReader } from './pipeline.ts';
 import { DocumentQueue, type NewQueueOp, type QueueOp } from './queue.ts';
 import { CommitTimes, StatusRegistry } from './status.ts';
@@ -45,6 +49,8 @@ export class DocumentService {
   private committedSeq = 0;
   private waiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
   private unsubscribe: (() => void)[] = [];
+  /** Stored binaries of queued upserts not yet committed, in sequence order. */
+  private blobSeqs: { seq: number; name: string }[] = [];
   /** Sequence number of the last operation replayed at start (0: none). */
   private replayThrough = 0;
   /** Per enqueue (oldest first): its last sequence number and when it arrived; dropped once committed. */
@@ -56,6 +62,7 @@ export class DocumentService {
     readonly pipeline: IndexingPipeline,
     private readonly commitLog: RecordLogWriter,
     readonly statusLog: StatusLogWriter,
+    readonly blobs: BlobStore,
     private readonly options: DocumentServiceOptions,
   ) {}
 
@@ -88,6 +95,7 @@ export class DocumentService {
       pipeline,
       new RecordLogWriter(commitsPath, { size: replayed.size }),
       statusLog,
+      await BlobStore.open(blobsDir(options.dir), options.log),
       options,
     );
     (pipeline as unknown as { options: { statuses: StatusRegistry } }).options.statuses = service.statuses;
@@ -99,6 +107,8 @@ export class DocumentService {
     await service.loadRejected();
     const replay = ops.filter((op) => op.seq > committedSeq);
     for (const op of replay) service.track(op, options.now());
+    const removed = await service.blobs.keepOnly(new Set(service.blobSeqs.map((b) => b.name)));
+    if (removed > 0) options.log.info('removed stored binaries no queued document needs', { count: removed });
     pipeline.submitMany(replay, Promise.resolve(), replay.map(approximateBytes));
     if (replay.length > 0) {
       service.replayThrough = replay[replay.length - 1].seq;
@@ -240,6 +250,7 @@ export class DocumentService {
 
   /** Record the effect of an operation in the status registry (queued / deleted / skipped / dropped). */
   private track(op: QueueOp, now: number): void {
+    if (op.op === 'upsert' && op.doc.binary_blob) this.blobSeqs.push({ seq: op.seq, name: op.doc.binary_blob.name });
     if (op.op === 'drop_datasource') {
       this.statuses.dropDatasource(op.datasource, op.seq);
     } else if (op.op === 'upsert') {
@@ -304,6 +315,10 @@ export class DocumentService {
     this.queue
       .releaseThrough(seq)
       .catch((err) => this.options.log.warn('could not release drained queue files', { error: err }));
+    let stored = 0;
+    while (stored < this.blobSeqs.length && this.blobSeqs[stored].seq <= seq) stored++;
+    // The commit contains these documents: replay never reads their binaries again.
+    for (const b of this.blobSeqs.splice(0, stored)) void this.blobs.remove(b.name);
   }
 
   /**
@@ -328,5 +343,7 @@ export class DocumentService {
 function approximateBytes(op: QueueOp): number {
   if (op.op !== 'upsert') return 256;
   const d = op.doc;
-  return 1024 + (d.text_content?.length ?? 0) * 2 + (d.binary_base64?.length ?? 0) * 2 + d.title.length * 2;
+  // A stored binary is on disk; its extraction's text is held while the pipeline works ahead.
+  const stored = d.binary_blob ? Math.min(d.binary_blob.size, 10_000_000) * 2 : 0;
+  return 1024 + (d.text_content?.length ?? 0) * 2 + (d.binary_base64?.length ?? 0) * 2 + d.title.length * 2 + stored;
 }

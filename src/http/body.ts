@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
 import { RequestValidationError } from '../errors.ts';
+import { parseJsonBody } from '../validation/json-body.ts';
 import { validate } from '../validation/pydantic.ts';
 
 /** Parse the body as JSON; an empty body is `undefined` (reported as a missing body). */
@@ -19,25 +20,6 @@ const utf8 = new TextDecoder();
 export async function readJsonWithBytes(c: Context): Promise<{ value: unknown; bytes: Uint8Array }> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   return { value: parseJsonBody(utf8.decode(bytes)), bytes };
-}
-
-function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const m = /position (\d+)/.exec(String((err as Error).message));
-    const pos = m ? Number(m[1]) : 0;
-    throw new RequestValidationError([
-      {
-        type: 'json_invalid',
-        loc: ['body', pos],
-        msg: 'JSON decode error',
-        input: {},
-        ctx: { error: 'Expecting value' },
-      },
-    ]);
-  }
 }
 
 /** Read, parse and validate a JSON body. */

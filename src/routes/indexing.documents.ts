@@ -7,13 +7,15 @@
  *   GET    /documents/{datasource}/{document_id}     -> the document's status
  *   DELETE /documents/{datasource}/{document_id}     -> {status, datasource, document_id, message}
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { requireServiceAccount } from '../auth/middleware.ts';
 import { pushDocuments } from '../documents/push.ts';
 import { checkAccess, deleteDocument, documentStatus } from '../documents/lookup.ts';
 import { CheckAccessQuerySchema, CheckAccessSchema, PushQuerySchema } from '../documents/schemas.ts';
 import type { DocumentService } from '../documents/service.ts';
 import { jsonBody, readJsonWithBytes } from '../http/body.ts';
+import { bodyLease } from '../http/body-limit.ts';
+import { readPushBody, SPOOL_ABOVE_BYTES, type PushBody } from '../documents/push-body.ts';
 import type { AppEnv } from '../http/env.ts';
 import { validate } from '../validation/pydantic.ts';
 import { RequestValidationError } from '../errors.ts';
@@ -32,11 +34,14 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
 
   app.post('/documents', auth, async (c) => {
     const query = validate(PushQuerySchema, c.req.query(), 'query');
-    const { value: body, bytes } = await readJsonWithBytes(c);
+    const { value: body, bytes, spooled } = await readPush(c, services.documents, deps.maxBinaryBytes);
     if (body === undefined || body === null)
       throw new RequestValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const wait = query.wait === 'true' || query.wait === '1';
-    return c.json(await pushDocuments(deps, body, { wait, waitTimeoutMs: query.wait_timeout_ms }, bytes));
+    // Once queued, the body's bytes are no longer held for this request (a `wait` may take long).
+    const onQueued = () => bodyLease(c)?.release();
+    const options = { wait, waitTimeoutMs: query.wait_timeout_ms, onQueued };
+    return c.json(await pushDocuments(deps, body, options, bytes, spooled));
   });
   app.post('/documents/check-access', read, async (c) => {
     const query = validate(CheckAccessQuerySchema, c.req.query(), 'query');
@@ -50,4 +55,44 @@ export function indexingDocumentRoutes(services: Services & { documents: Documen
     c.json(await deleteDocument(deps, c.req.param('datasource'), c.req.param('document_id'))),
   );
   return app;
+}
+
+/**
+ * The push body. One announced as at most SPOOL_ABOVE_BYTES long cannot hold a binary worth
+ * storing and is read whole; any other is streamed through push-body.ts, which stores its large
+ * binaries in blob files as they arrive and gives their bytes back to the memory budget. A body
+ * refused while being read (a binary over the limit) closes the connection: the rest is not read.
+ */
+async function readPush(c: Context<AppEnv>, documents: DocumentService, maxBinaryBytes: number): Promise<PushBody> {
+  const declared = c.req.header('content-length');
+  const body = c.req.raw.body;
+  if (!body || (declared !== undefined && Number(declared) <= SPOOL_ABOVE_BYTES)) {
+    const { value, bytes } = await readJsonWithBytes(c);
+    return { value, bytes, spooled: [] };
+  }
+  const lease = bodyLease(c);
+  try {
+    return await readPushBody(chunksOf(body), {
+      blobs: documents.blobs,
+      maxBinaryBytes,
+      onSpooled: (n) => lease?.release(n),
+      sizeHint: declared === undefined ? undefined : Number(declared),
+    });
+  } catch (err) {
+    c.header('connection', 'close');
+    throw err;
+  }
+}
+
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { ANALYSIS_VERSION, FsDirectory, openIndex, type EngineEvent, type Index } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
+import { blobsDir } from '../documents/blobs.ts';
 import { createBodyReader } from '../documents/body.ts';
 import { DocumentService } from '../documents/service.ts';
 import type { Logger } from '../log.ts';
@@ -55,11 +56,12 @@ export async function openDocuments(deps: {
   log: Logger;
   now: () => number;
 }): Promise<DocumentService> {
+  const dir = join(deps.config.dataDir, 'documents');
   return DocumentService.open({
-    dir: join(deps.config.dataDir, 'documents'),
+    dir,
     index: deps.index,
     state: deps.state,
-    readBody: createBodyReader({ maxBinaryBytes: deps.config.maxBinaryBytes }),
+    readBody: createBodyReader({ maxBinaryBytes: deps.config.maxBinaryBytes, blobsDir: blobsDir(dir) }),
     log: deps.log,
     now: deps.now,
   });

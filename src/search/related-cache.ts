@@ -6,9 +6,15 @@
  * any change of the viewer's tokens (registration, group membership) makes a
  * new key, so a cached list can never show what the viewer may no longer see.
  * Least recently used entries are evicted past `maxEntries` (engine/util/bounded-map.ts: in bulk,
- * by generations). A second map keeps
+ * by generations), and all of them once a later snapshot is asked for: no key of an
+ * earlier snapshot is ever looked up again, so under a stream of commits they would
+ * only fill the cache (and the heap) up to its bound. A second map keeps
  * the small related-document entries (id, title, path preview, datasource) by
  * segment doc, so a document listed again is not read from the stored fields again.
+ *
+ * Entries keyed by a document version (the related-document entries, the similar lists
+ * below) are kept per segment (engine SegmentCache): those of segments a later snapshot
+ * no longer has are dropped when it is asked for (`viewerScope` with its live segments).
  *
  * Similar-document lists (the costly part) are also kept across snapshots, by
  * (token set, source document version = segment id + local doc), so that they
@@ -20,7 +26,7 @@
  * list may miss a document committed after it was made, never shows one the
  * viewer cannot see or that is deleted.
  */
-import { BoundedMap } from '../../engine/index.ts';
+import { BoundedMap, SegmentCache } from '../../engine/index.ts';
 import type { RelatedDoc } from './result.ts';
 
 export interface RelatedLists {
@@ -60,12 +66,15 @@ interface StableSimilar {
 
 export class RelatedCache {
   private readonly entries: BoundedMap<string, RelatedLists>;
-  private readonly stable: BoundedMap<string, StableSimilar>;
+  /** Similar lists by source version: (segment id, `viewer|doc`). */
+  private readonly stable: SegmentCache<string, StableSimilar>;
   private readonly reuse: StableReuse;
   /** Related-document entries by immutable engine identity (segment id, doc id): viewer-independent. */
-  private readonly docs: BoundedMap<number, RelatedDoc>;
+  private readonly docs: SegmentCache<number, RelatedDoc>;
   private readonly scopes = new Map<string, number>();
   private nextScope = 0;
+  /** The latest snapshot generation a scope was asked for (entries hold only its lists, or later ones). */
+  private generation = -1;
 
   constructor(
     maxEntries = 50_000,
@@ -74,8 +83,8 @@ export class RelatedCache {
   ) {
     this.reuse = { minDocs: 10_000, maxDrift: 0.02, maxAgeMs: 60_000, ...reuse };
     this.entries = new BoundedMap(maxEntries);
-    this.stable = new BoundedMap(maxEntries);
-    this.docs = new BoundedMap(maxEntries);
+    this.stable = new SegmentCache(maxEntries);
+    this.docs = new SegmentCache(maxEntries);
   }
 
   /**
@@ -115,8 +124,19 @@ export class RelatedCache {
     return this.viewerScope(generation, this.viewer(tokens));
   }
 
-  /** The key prefix of the viewer with token-set id `viewer` (see viewer()) on one snapshot. */
-  viewerScope(generation: number, viewer: number): string {
+  /**
+   * The key prefix of the viewer with token-set id `viewer` (see viewer()) on one snapshot;
+   * `liveSegments`: that snapshot's segment ids (entries of other segments are dropped).
+   */
+  viewerScope(generation: number, viewer: number, liveSegments?: () => Iterable<string>): string {
+    if (generation > this.generation) {
+      this.generation = generation;
+      this.entries.clear();
+      if (liveSegments) {
+        this.docs.retain(generation, liveSegments);
+        this.stable.retain(generation, liveSegments);
+      }
+    }
     return `${generation}|${viewer}|`;
   }
 
@@ -130,8 +150,8 @@ export class RelatedCache {
     at: SnapshotInfo,
     isLive: (v: DocVersion) => boolean,
   ): RelatedDoc[] | undefined {
-    const k = `${viewer}|${source.segmentId}|${source.doc}`;
-    const e = this.stable.get(k);
+    const k = `${viewer}|${source.doc}`;
+    const e = this.stable.get(source.segmentId, k);
     if (e === undefined) return undefined;
     const r = this.reuse;
     const fresh =
@@ -140,7 +160,7 @@ export class RelatedCache {
         Math.abs(at.numDocs - e.made.numDocs) <= r.maxDrift * at.numDocs &&
         at.now - e.made.now <= r.maxAgeMs);
     if (!fresh || !e.items.every((i) => isLive(i.version))) {
-      this.stable.delete(k);
+      this.stable.delete(source.segmentId, k);
       return undefined;
     }
     return e.items.map((i) => i.entry);
@@ -152,8 +172,7 @@ export class RelatedCache {
     made: SnapshotInfo,
     items: { entry: RelatedDoc; version: DocVersion }[],
   ): void {
-    const k = `${viewer}|${source.segmentId}|${source.doc}`;
-    this.stable.set(k, { made, items });
+    this.stable.set(source.segmentId, `${viewer}|${source.doc}`, { made, items });
   }
 
   get(scope: string, key: string): RelatedLists | undefined {
@@ -170,30 +189,13 @@ export class RelatedCache {
    * visibility; lists are filtered before entries are made.
    */
   cachedDoc(segmentId: string, doc: number): RelatedDoc | undefined {
-    return this.docs.get(this.docId(segmentId, doc));
+    return this.docs.get(segmentId, doc);
   }
 
   /** Keeps the entry of a document version (see cachedDoc). */
   keepDoc(segmentId: string, doc: number, d: RelatedDoc): void {
-    this.docs.set(this.docId(segmentId, doc), d);
+    this.docs.set(segmentId, doc, d);
   }
-
-  /** Serial numbers of the segment ids seen (numeric keys hash without building a string). */
-  private readonly segmentSerials = new Map<string, number>();
-
-  private docId(segmentId: string, doc: number): number {
-    let serial = this.segmentSerials.get(segmentId);
-    if (serial === undefined) {
-      if (this.segmentSerials.size >= 1 << 20) {
-        this.segmentSerials.clear();
-        this.docs.clear();
-      }
-      this.segmentSerials.set(segmentId, (serial = this.nextSerial++));
-    }
-    return serial * 2 ** 32 + doc;
-  }
-
-  private nextSerial = 0;
 
   get size(): number {
     return this.entries.size;

@@ -217,7 +217,8 @@ export function runPlan(searcher: Searcher, related: RelatedCache, plan: SearchP
       budget,
     });
     const viewer = related.viewer(plan.tokens);
-    const cache = { store: related, scope: related.viewerScope(searcher.generation, viewer), viewer, now: plan.now };
+    const scope = related.viewerScope(searcher.generation, viewer, () => searcher.liveSegmentIds());
+    const cache = { store: related, scope, viewer, now: plan.now };
     const subsOf = (datasource: string) => (Object.hasOwn(plan.subs, datasource) ? plan.subs[datasource] : []);
     const body = { results: found.hits.map((hit) => buildResult({ searcher, query, visibility, subsOf, cache }, hit)) };
     return found.cut ? { body, cut: found.cut } : { body };

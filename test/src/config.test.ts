@@ -74,6 +74,34 @@ test('PORT out of range is rejected', () => {
   assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be at most 65535/);
 });
 
+test('memory bounds: documented defaults, overrides, and refused values', () => {
+  const c = loadConfig({});
+  assert.equal(c.requestBodyBudgetBytes, 256 * 1024 * 1024);
+  assert.equal(c.requestBodyWaitMs, 10_000);
+  assert.equal(c.httpMaxHeaderBytes, 81_920);
+  assert.deepEqual(c.extraction, { workerHeapMb: 1024, inflateBudgetBytes: 512 * 1024 * 1024 });
+  const o = loadConfig({
+    REQUEST_BODY_BUDGET_BYTES: '1000000',
+    REQUEST_BODY_WAIT_MS: '0',
+    HTTP_MAX_HEADER_BYTES: '16384',
+    EXTRACT_WORKER_HEAP_MB: '256',
+    EXTRACT_INFLATE_BUDGET_BYTES: '2000000',
+  });
+  assert.equal(o.requestBodyBudgetBytes, 1_000_000);
+  assert.equal(o.requestBodyWaitMs, 0);
+  assert.equal(o.httpMaxHeaderBytes, 16_384);
+  assert.deepEqual(o.extraction, { workerHeapMb: 256, inflateBudgetBytes: 2_000_000 });
+  for (const [name, value] of [
+    ['REQUEST_BODY_BUDGET_BYTES', '10'],
+    ['HTTP_MAX_HEADER_BYTES', '100'],
+    ['EXTRACT_WORKER_HEAP_MB', '8'],
+  ])
+    assert.throws(
+      () => loadConfig({ [name]: value }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes(`${name}: ${name} must be at least`),
+    );
+});
+
 test('search budgets and scheduling: documented defaults, overrides, readable refusals', () => {
   const d = loadConfig({}).search;
   assert.deepEqual(d.limits, {

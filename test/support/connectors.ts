@@ -10,11 +10,12 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FsDirectory, MemoryDirectory, openIndex, type Index } from '../../engine/index.ts';
-import { extractInline, type Extraction } from '../../extractors/index.ts';
+import { extractInline, type Extraction, type FileInput } from '../../extractors/index.ts';
 import { createApp } from '../../src/app.ts';
 import { connectorRecords } from '../../src/connectors/state.ts';
 import { ConnectorScheduler } from '../../src/connectors/scheduler.ts';
 import type { RunView } from '../../src/connectors/run-log.ts';
+import { blobsDir } from '../../src/documents/blobs.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
 import { DocumentService } from '../../src/documents/service.ts';
 import { silentLogger, type Logger } from '../../src/log.ts';
@@ -57,15 +58,22 @@ export async function connectorHarness(opts: HarnessOptions = {}) {
     merge: false,
   });
   const extracted: string[] = [];
-  const extract = async (bytes: Uint8Array, o: { mediaType: string; fileName?: string }): Promise<Extraction> => {
+  const extract = async (
+    input: Uint8Array | FileInput,
+    o: { mediaType: string; fileName?: string },
+  ): Promise<Extraction> => {
     extracted.push(o.fileName ?? '');
-    return extractInline(bytes, o);
+    return extractInline(input, o);
   };
   const documents = await DocumentService.open({
     dir: join(dir, 'documents'),
     index,
     state,
-    readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract }),
+    readBody: createBodyReader({
+      maxBinaryBytes: config.maxBinaryBytes,
+      extract,
+      blobsDir: blobsDir(join(dir, 'documents')),
+    }),
     log,
     now: () => Date.now(),
   });

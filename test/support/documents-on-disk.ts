@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { FsDirectory, openIndex } from '../../engine/index.ts';
 import { extractInline } from '../../extractors/index.ts';
+import { blobsDir } from '../../src/documents/blobs.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
 import { DocumentService } from '../../src/documents/service.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -29,7 +30,11 @@ export async function openOnDisk(
     dir: join(dataDir, 'documents'),
     index,
     state,
-    readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+    readBody: createBodyReader({
+      maxBinaryBytes: config.maxBinaryBytes,
+      extract: extractInline,
+      blobsDir: blobsDir(join(dataDir, 'documents')),
+    }),
     log: silentLogger,
     now,
   });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { MemoryDirectory, openIndex, type Directory } from '../../engine/index.ts';
 import { extractInline } from '../../extractors/index.ts';
 import { createApp } from '../../src/app.ts';
+import { blobsDir } from '../../src/documents/blobs.ts';
 import { createBodyReader } from '../../src/documents/body.ts';
 import { ConnectorScheduler } from '../../src/connectors/scheduler.ts';
 import { DocumentService } from '../../src/documents/service.ts';
@@ -55,7 +56,11 @@ export async function docsHarness(opts: DocsHarnessOptions = {}) {
     dir: join(dir, 'documents'),
     index,
     state,
-    readBody: createBodyReader({ maxBinaryBytes: config.maxBinaryBytes, extract: extractInline }),
+    readBody: createBodyReader({
+      maxBinaryBytes: config.maxBinaryBytes,
+      extract: extractInline,
+      blobsDir: blobsDir(join(dir, 'documents')),
+    }),
     log: silentLogger,
     now: () => Date.now(),
     maxPendingBytes: opts.maxPendingBytes,

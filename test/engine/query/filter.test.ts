@@ -133,3 +133,11 @@ test('a cached filter that keeps every doc of a segment compiles to no per-doc c
     for (let d = 0; d < n; d++) assert.equal(part.matches(d), d !== n - 1);
   }
 });
+
+test('use counts are bounded: after 65,536 (key, segment) pairs, new segments every commit, the counts start over', () => {
+  const cache = new FilterCache();
+  for (let i = 0; i < 3; i++) cache.usage('seg-first', 'acl-key', () => 10);
+  assert.equal(cache.usage('seg-first', 'acl-key', () => 10).uses, 4);
+  for (let s = 0; s < 65_536; s++) cache.usage(`seg-${s}`, 'acl-key', () => 10);
+  assert.equal(cache.usage('seg-first', 'acl-key', () => 10).uses, 1);
+});

@@ -73,3 +73,36 @@ test('similar lists are reused across snapshots only when fresh enough and every
   assert.ok(small.similar(w, src, at(1, 500, 0), live), 'same snapshot');
   assert.equal(small.similar(w, src, at(2, 500, 0), live), undefined, 'small indexes recompute on every snapshot');
 });
+
+test('lists of earlier snapshots are dropped once a later snapshot is asked for (commits do not fill the cache)', () => {
+  const c = new RelatedCache();
+  for (let generation = 1; generation <= 50; generation++) {
+    const s = c.scope(generation, ['d|*']);
+    for (let i = 0; i < 20; i++) c.set(s, `d:${i}`, lists(`d:${i + 1}`));
+    assert.equal(c.size, 20, `generation ${generation}`);
+  }
+  // A search still on an earlier snapshot keeps working (its keys are its own), without a reset.
+  const late = c.scope(49, ['d|*']);
+  c.set(late, 'd:1', lists('d:2'));
+  assert.deepEqual(c.get(late, 'd:1'), lists('d:2'));
+  assert.equal(c.size, 21);
+});
+
+test('document entries and similar lists of segments a later snapshot no longer has are dropped', () => {
+  // Similar lists reusable across any snapshots: only the dropped segment can make one go.
+  const c = new RelatedCache(100, 100, { minDocs: 0, maxDrift: 1, maxAgeMs: 1e9 });
+  const v = c.viewer(['d|*']);
+  const doc = { id: 'd:1', title: '', path_preview: '', data_source: 'd' };
+  c.viewerScope(1, v, () => ['s1', 's2']);
+  c.keepDoc('s1', 0, doc);
+  c.keepDoc('s2', 0, doc);
+  const at = { generation: 1, numDocs: 10, now: 0 };
+  c.setSimilar(v, { segmentId: 's1', doc: 0 }, at, [{ entry: doc, version: { segmentId: 's2', doc: 0 } }]);
+  c.viewerScope(2, v, () => ['s2', 's3']); // s1 merged away
+  assert.equal(c.cachedDoc('s1', 0), undefined);
+  assert.deepEqual(c.cachedDoc('s2', 0), doc);
+  assert.equal(
+    c.similar(v, { segmentId: 's1', doc: 0 }, { ...at, generation: 2 }, () => true),
+    undefined,
+  );
+});
