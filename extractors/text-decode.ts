@@ -86,6 +86,20 @@ export function decodeText(bytes: Uint8Array, charset?: string): string {
 }
 
 /**
+ * The leading bytes that decode to at least `maxChars` characters (a character takes at most 4 bytes in
+ * UTF-8 and UTF-16), so that a text far over the output limit is never decoded in full. The cut never
+ * splits a UTF-8 sequence and stays even for UTF-16; bytes under the bound are returned whole.
+ */
+export function textPrefix(bytes: Uint8Array, maxChars: number, charset?: string): Uint8Array {
+  let cut = maxChars * 4 + 4;
+  if (bytes.length <= cut) return bytes;
+  const bom = sniffBom(bytes);
+  const utf16 = bom ? bom.encoding !== 'utf-8' : (normaliseCharset(charset) ?? '').startsWith('utf-16');
+  if (!utf16) while (cut > 0 && (bytes[cut] & 0xc0) === 0x80) cut--;
+  return bytes.subarray(0, cut);
+}
+
+/**
  * True when the bytes look like text: a UTF-16 BOM, or no NUL bytes and few control
  * characters in the first 8 KB (at most 2 % outside tab, newline, carriage return, form feed).
  */

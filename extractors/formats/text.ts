@@ -6,16 +6,23 @@
 import { ExtractionError } from '../errors.ts';
 import { TextBuilder, plainExtraction } from '../text-builder.ts';
 import type { Extractor } from '../types.ts';
-import { decodeTextStrict } from '../text-decode.ts';
+import { decodeTextStrict, textPrefix } from '../text-decode.ts';
 import { descendants, parseXml } from '../xml.ts';
 
 const normaliseNewlines = (s: string) => s.replace(/\r\n?/g, '\n');
 
-export const extractPlainText: Extractor = async (input, ctx) =>
-  plainExtraction(normaliseNewlines(decodeTextStrict(input, ctx.params.charset, 'text')), ctx.limits.maxOutputChars);
+/** Plain text beyond the output limit is never decoded: only the prefix that can reach it (textPrefix). */
+export const extractPlainText: Extractor = async (input, ctx) => {
+  const bytes = textPrefix(input, ctx.limits.maxOutputChars, ctx.params.charset);
+  return plainExtraction(
+    normaliseNewlines(decodeTextStrict(bytes, ctx.params.charset, 'text')),
+    ctx.limits.maxOutputChars,
+  );
+};
 
 export const extractMarkdown: Extractor = async (input, ctx) => {
-  const text = normaliseNewlines(decodeTextStrict(input, ctx.params.charset, 'markdown'));
+  const bytes = textPrefix(input, ctx.limits.maxOutputChars, ctx.params.charset);
+  const text = normaliseNewlines(decodeTextStrict(bytes, ctx.params.charset, 'markdown'));
   // The first level-1 heading, ATX (`# Title`) or setext (`Title` over a line of `=`).
   const atx = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
   const setext = /^ {0,3}(\S.*?)[ \t]*\n {0,3}=+[ \t]*$/m.exec(text);
