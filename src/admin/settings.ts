@@ -74,6 +74,7 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   PUBLIC_URL: (c) => c.web.publicUrl,
   CONNECTOR_SECRET: (c) => c.connectorSecret,
   CORS_ORIGINS: (c) => list(c.corsOrigins),
+  BACKUP_DIR: (c) => c.backupDir ?? null,
 };
 
 export interface SettingView {
