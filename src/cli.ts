@@ -3,13 +3,13 @@
  * `--version` prints the version from package.json, `--help` a usage text listing every
  * configuration variable of `EnvSchema` with its default, `connector run <id>` runs one
  * connector on demand (src/connector-command.ts), and the operator commands (backup, restore,
- * stats, reindex, accounts and keys) are parsed by src/commands/parse.ts and run by
+ * stats, reindex, accounts and keys) are parsed by src/cli-commands.ts and run by
  * src/commands/run.ts. Without arguments the server starts.
  * The help text is derived from the schema, and `VARIABLE_HELP` must name every schema key
  * (a missing or stale entry is a type error), so the usage text cannot drift from the config.
  */
 import pkg from '../package.json' with { type: 'json' };
-import { COMMAND_USAGE, parseAdminCommand, UsageError, type AdminCommand } from './commands/parse.ts';
+import { COMMAND_USAGE, parseAdminCommand, UsageError, type AdminCommand } from './cli-commands.ts';
 import { EnvSchema } from './config.ts';
 
 export const VERSION: string = pkg.version;

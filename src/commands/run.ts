@@ -1,5 +1,5 @@
 /**
- * Runs an operator command (src/commands/parse.ts) on the data directory of the configuration,
+ * Runs an operator command (src/cli-commands.ts) on the data directory of the configuration,
  * in this process, and exits. Commands that read or change the state take the data directory's
  * lock (the search index's write lock, the one a server holds), so they refuse clearly while a
  * server runs and name the admin API to use instead. Results go to stdout as JSON (a key or a
@@ -22,7 +22,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { openState } from '../open-state.ts';
 import { openDocuments, openSearchIndex } from '../search/open.ts';
 import type { StateStore } from '../state/store.ts';
-import type { AdminCommand } from './parse.ts';
+import type { AdminCommand } from '../cli-commands.ts';
 import { readSecretLine } from './secret-input.ts';
 import { progressReporter } from './progress.ts';
 

@@ -5,8 +5,8 @@
  * parser package is needed), and the usage lines `--help` prints for them.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ROLES } from '../accounts/state.ts';
-import type { Role } from '../accounts/principal.ts';
+import { ROLES } from './accounts/state.ts';
+import type { Role } from './accounts/principal.ts';
 
 export type AdminCommand =
   | { name: 'backup'; dir: string }
