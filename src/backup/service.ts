@@ -53,7 +53,9 @@ export class BackupService {
       return { name: chosen, path, ...manifest };
     } catch (err) {
       if (err instanceof BackupError) throw conflict(`backup ${chosen}: ${err.message}`);
-      throw err;
+      const code = (err as NodeJS.ErrnoException)?.code;
+      this.deps.log.error('backup failed', { name: chosen, error: err });
+      throw new ServiceError('UNAVAILABLE', `backup ${chosen} failed${code ? ` (${code})` : ''}; see the server log`);
     } finally {
       this.running = false;
     }

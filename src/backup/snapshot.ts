@@ -65,6 +65,22 @@ export async function writeBackup(
   const started = new Date(now()).toISOString();
   if (isInside(dataDir, dest)) throw new BackupError(`${dest} is inside the data directory; choose a place outside it`);
   await prepareDestination(dest);
+  try {
+    return await writeInto(dataDir, index, dest, started, now);
+  } catch (err) {
+    // A failed backup (disk full, permissions) leaves nothing behind, so its name can be used again.
+    await rm(dest, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function writeInto(
+  dataDir: string,
+  index: Index,
+  dest: string,
+  started: string,
+  now: () => number,
+): Promise<BackupManifest> {
   const tally: Tally = { files: 0, bytes: 0 };
   await copyDirectory(dataDir, dest, '', tally);
   const queue = await copyQueue(join(dataDir, 'documents', 'queue'), join(dest, 'documents', 'queue'));

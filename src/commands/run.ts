@@ -53,8 +53,13 @@ export async function runAdminCommand(config: Config, cmd: AdminCommand): Promis
       );
       return 1;
     }
-    if (err instanceof ServiceError || err instanceof BackupError) {
-      process.stderr.write(`${cmd.name}: ${err.message}\n`);
+    // Refusals, and file-system failures an operator can fix (a path that is not writable, a full disk): one line.
+    if (
+      err instanceof ServiceError ||
+      err instanceof BackupError ||
+      typeof (err as NodeJS.ErrnoException)?.code === 'string'
+    ) {
+      process.stderr.write(`${cmd.name}: ${(err as Error).message}\n`);
       return 1;
     }
     throw err;
