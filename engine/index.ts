@@ -11,6 +11,7 @@ import { EngineError } from './errors.ts';
 import { validateDisplayFields } from './document.ts';
 import { openCommit } from './commit/commit-open.ts';
 import { IndexWriter } from './indexer/index-writer.ts';
+import { rebuildFromStored, type RebuildProgress } from './indexer/rebuild.ts';
 import { IndexReader } from './reader/index-reader.ts';
 import { MergeScheduler, type CompactionOptions, type MergePolicyOptions } from './merge/merge-scheduler.ts';
 
@@ -20,7 +21,8 @@ export { MemoryDirectory } from './directory/memory-directory.ts';
 export { EngineError, isEngineError, type EngineErrorCode } from './errors.ts';
 export type { IndexDocument, IndexSchema, CommitInfo, EngineEvent } from './document.ts';
 export { LIMITS } from './document.ts';
-export { IndexWriter } from './indexer/index-writer.ts';
+export { IndexWriter, type CommitSnapshotFiles } from './indexer/index-writer.ts';
+export type { RebuildProgress } from './indexer/rebuild.ts';
 export { IndexReader } from './reader/index-reader.ts';
 export {
   SnapshotReader,
@@ -73,6 +75,12 @@ export interface Index {
    * each merge; for after bulk loads. No-op when merges are disabled.
    */
   forceMerge(maxSegments?: number): Promise<void>;
+  /**
+   * Re-adds every live document of the last commit from what the index stores (text, columns,
+   * stored fields), so all segments carry the current analysis and format; commits at the end.
+   * Nothing else may write meanwhile. See indexer/rebuild.ts.
+   */
+  rebuild(onProgress?: (p: RebuildProgress) => void): Promise<RebuildProgress>;
   /** Waits for background work, commits outstanding changes, releases the index. */
   close(): Promise<void>;
 }
@@ -140,6 +148,12 @@ export async function openIndex(options: OpenIndexOptions): Promise<Index> {
     async forceMerge(maxSegments = 1) {
       if (writer.hasChanges) await writer.commit();
       await merges?.forceMerge(maxSegments);
+    },
+    async rebuild(onProgress) {
+      if (writer.hasChanges) await writer.commit();
+      const result = await rebuildFromStored(writer, schema, onProgress);
+      await merges?.idle();
+      return result;
     },
     close() {
       closing ??= (async () => {

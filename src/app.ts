@@ -25,6 +25,7 @@ import { filesRoutes } from './routes/files.ts';
 import { adminAgentsRoutes } from './routes/admin.agents.ts';
 import { adminSettingsRoutes } from './routes/admin.settings.ts';
 import { adminStatsRoutes } from './routes/admin.stats.ts';
+import { adminBackupsRoutes } from './routes/admin.backups.ts';
 import { adminConnectorRoutes } from './routes/admin.connectors.ts';
 import { searchRoutes } from './routes/search.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -135,6 +136,7 @@ export function createApp(given: Services): Hono<AppEnv> {
   app.route('/', filesRoutes(services));
   app.route('/', adminAgentsRoutes(services));
   app.route('/', adminStatsRoutes(services));
+  app.route('/', adminBackupsRoutes(services));
   app.route('/', adminSettingsRoutes(services));
   app.route('/', conversationRoutes({ ...services, conversations }));
   app.route('/', analyticsRoutes(services, analytics));

@@ -2,11 +2,14 @@
  * Command-line flags of the server entry (src/main.ts, and the single executable built from it):
  * `--version` prints the version from package.json, `--help` a usage text listing every
  * configuration variable of `EnvSchema` with its default, `connector run <id>` runs one
- * connector on demand (src/connector-command.ts). Without arguments the server starts.
+ * connector on demand (src/connector-command.ts), and the operator commands (backup, restore,
+ * stats, reindex, accounts and keys) are parsed by src/cli-commands.ts and run by
+ * src/commands/run.ts. Without arguments the server starts.
  * The help text is derived from the schema, and `VARIABLE_HELP` must name every schema key
  * (a missing or stale entry is a type error), so the usage text cannot drift from the config.
  */
 import pkg from '../package.json' with { type: 'json' };
+import { COMMAND_USAGE, parseAdminCommand, UsageError, type AdminCommand } from './cli-commands.ts';
 import { EnvSchema } from './config.ts';
 
 export const VERSION: string = pkg.version;
@@ -86,6 +89,8 @@ export const VARIABLE_HELP: Record<Variable, string> = {
   CONNECTOR_SECRET:
     'operator secret (16+ characters) that connector credentials are encrypted with; unset: none stored',
   METRICS_TOKEN: 'bearer token (16+ characters) a Prometheus scraper presents at /metrics; unset: /metrics is off',
+  BACKUP_DIR:
+    'directory (outside DATA_DIR) under which POST /api/admin/backups writes backups; unset: that endpoint is refused',
 };
 
 /** The usage text printed by `--help`. */
@@ -93,11 +98,16 @@ export function usage(): string {
   const lines = [
     `${NAME} ${VERSION}: ${pkg.description}`,
     '',
-    `Usage: ${NAME} [--help | --version | connector run <id>]`,
+    `Usage: ${NAME} [--help | --version | connector run <id> | <command>]`,
     '',
     'Without arguments, starts the HTTP server. `connector run <id>` runs one connector on the',
     'data directory and exits (refused while a server holds it: use the admin API then).',
-    'Both are configured only through environment variables (empty values count as unset):',
+    'Commands (run on the data directory with no server on it; each refuses clearly while a',
+    'server holds it and names the admin API to use instead; results are JSON on stdout):',
+    '',
+    ...COMMAND_USAGE.map((line) => `  ${line}`),
+    '',
+    'All are configured only through environment variables (empty values count as unset):',
     '',
   ];
   for (const [name, schema] of Object.entries(EnvSchema.entries) as [Variable, { default?: unknown }][]) {
@@ -111,6 +121,7 @@ export function usage(): string {
 export type CommandLine =
   | { action: 'serve' }
   | { action: 'connector-run'; id: string }
+  | { action: 'command'; command: AdminCommand }
   | { action: 'print'; stream: 'stdout' | 'stderr'; text: string; exitCode: number };
 
 /** Decides what the process does for the given arguments (process.argv.slice(2)). */
@@ -123,6 +134,13 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     return { action: 'connector-run', id: args[2] };
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
     return { action: 'print', stream: 'stdout', text: usage(), exitCode: 0 };
+  }
+  try {
+    const command = parseAdminCommand(args);
+    if (command) return { action: 'command', command };
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    return { action: 'print', stream: 'stderr', text: `${NAME}: ${err.message}; try --help\n`, exitCode: 2 };
   }
   return {
     action: 'print',

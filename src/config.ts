@@ -4,6 +4,7 @@
  * module receives the typed `Config` (or the part it needs) from `main.ts`.
  */
 import { availableParallelism } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
 import * as v from 'valibot';
 
 const intFromEnv = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -188,6 +189,7 @@ export const EnvSchema = v.object({
   METRICS_TOKEN: v.optional(
     v.pipe(v.string(), v.trim(), v.minLength(16, 'METRICS_TOKEN must have at least 16 characters')),
   ),
+  BACKUP_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'BACKUP_DIR must not be empty'))),
   CORS_ORIGINS: v.optional(
     v.pipe(
       v.string(),
@@ -301,6 +303,8 @@ export interface Config {
   };
   /** Operator secret the connectors' credentials are encrypted with (src/connectors/secrets.ts); unset: none stored. */
   connectorSecret?: string;
+  /** Directory under which `POST /api/admin/backups` writes backups; absent: that endpoint is refused. */
+  backupDir?: string;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, lower case); empty: CORS is off. */
   corsOrigins: string[];
   /** Bearer token a Prometheus scraper presents at GET /metrics; unset: /metrics is not served. */
@@ -334,6 +338,15 @@ const commaList = (value: string | undefined) =>
     .split(',')
     .map((x) => x.trim())
     .filter((x) => x !== '');
+
+/** Whether one of two directories is the other or lies under it. */
+function overlaps(a: string, b: string): boolean {
+  const under = (dir: string, path: string) => {
+    const rel = relative(resolve(dir), resolve(path));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  return under(a, b) || under(b, a);
+}
 
 /** Variables whose values never appear in messages or logs. */
 export const SECRET_VARIABLES = new Set([
@@ -393,6 +406,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!e.PASSWORD_SIGNIN && e.OIDC_ISSUER === undefined) {
     throw new ConfigError(
       'invalid configuration:\n  PASSWORD_SIGNIN: can be turned off only when single sign-on is configured (OIDC_ISSUER) (got "false")',
+    );
+  }
+  if (e.BACKUP_DIR !== undefined && overlaps(e.DATA_DIR, e.BACKUP_DIR)) {
+    throw new ConfigError(
+      `invalid configuration:\n  BACKUP_DIR: must lie outside DATA_DIR and not contain it (got ${JSON.stringify(e.BACKUP_DIR)})`,
     );
   }
   const maxBinaryBytes = e.INDEXING_API_MAX_BINARY_BYTES;
@@ -469,6 +487,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     analytics: { mode: e.ANALYTICS, retentionDays: e.ANALYTICS_RETENTION_DAYS },
     files: { maxBytes: e.FILES_MAX_BYTES, contextChars: e.FILES_CONTEXT_CHARS },
     connectorSecret: e.CONNECTOR_SECRET,
+    backupDir: e.BACKUP_DIR,
     corsOrigins: commaList(e.CORS_ORIGINS).map((o) => o.toLowerCase()),
     metricsToken: e.METRICS_TOKEN,
   };

@@ -6,7 +6,8 @@
  * their in-flight request, finish in-flight requests for up to
  * SHUTDOWN_GRACE_MS, then stop the connector runs, drain the indexing pipeline, commit and close the index, close
  * the audit log, the conversation and analytics files and the state). `npm start` runs this file; `--version` and `--help`
- * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts).
+ * print and exit, `connector run <id>` runs one connector and exits (src/cli.ts, src/connector-command.ts),
+ * and the operator commands (backup, restore, stats, reindex, accounts, keys) run and exit (src/commands/).
  * A port in use or an unusable DATA_DIR is one line on stderr and exit code 1 (src/startup.ts).
  * The Prometheus metrics (src/metrics/) are made first, so the engine's events reach them from the open on;
  * `readiness` (src/readiness.ts) follows the start for GET /readyz.
@@ -31,6 +32,7 @@ import { ConversationStore, conversationsDir } from './conversations/store.ts';
 import { analyticsDir, SearchAnalytics } from './analytics/analytics.ts';
 import { ConnectorScheduler } from './connectors/scheduler.ts';
 import { runConnectorCommand } from './connector-command.ts';
+import { runAdminCommand } from './commands/run.ts';
 import { UploadSessions } from './uploads/sessions.ts';
 import { gracefulServer } from './http/graceful.ts';
 import { checkDataDir, listenFailure, startupFailureLine } from './startup.ts';
@@ -66,6 +68,10 @@ async function main(): Promise<void> {
   });
   if (cli.action === 'connector-run') {
     process.exitCode = await runConnectorCommand(config, cli.id);
+    return;
+  }
+  if (cli.action === 'command') {
+    process.exitCode = await runAdminCommand(config, cli.command);
     return;
   }
   const log = createLogger(config.logLevel);

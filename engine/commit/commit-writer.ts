@@ -50,14 +50,17 @@ const DELETION_FILE = /^(s[0-9a-z]+)_([0-9a-z]+)\.del$/;
  * Deletes segment files whose id is neither referenced by `point` nor in `protectedIds`
  * (segments of the writer, of flushes and merges in progress, of live searchers), and
  * deletion files not referenced by `point` whose generation is not newer than it
- * (newer ones belong to a commit in progress).
+ * (newer ones belong to a commit in progress). Names in `keepAlso` (files of pinned
+ * commit points, see IndexWriter.pinCommit) are kept too.
  */
 export async function removeUnusedFiles(
   dir: Directory,
   point: CommitPoint,
   protectedIds: ReadonlySet<string>,
+  keepAlso: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   const keep = referencedFiles(point);
+  for (const f of keepAlso) keep.add(f);
   let removed = 0;
   for (const f of await dir.listAll()) {
     if (keep.has(f)) continue;

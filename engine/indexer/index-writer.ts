@@ -20,9 +20,9 @@ import { releasePooledLogs } from './buffer-pools.ts';
 import { SegmentCore, SegmentView } from '../segment/segment-reader.ts';
 import { concatChunks, segmentFileName } from '../segment/segment-writer.ts';
 import { hashKey } from '../columns/keys.ts';
-import type { CommitPoint, SegmentEntry } from '../commit/commit-log.ts';
+import { encodeRecord, logFileName, type CommitPoint, type SegmentEntry } from '../commit/commit-log.ts';
 import { deletionFileName, encodeDeletions } from '../commit/deletions.ts';
-import type { OpenedCommit } from '../commit/commit-open.ts';
+import { referencedFiles, type OpenedCommit } from '../commit/commit-open.ts';
 import { CommitLogWriter, removeUnusedFiles } from '../commit/commit-writer.ts';
 
 /** A segment the writer maintains (flushed or merged, committed or not). */
@@ -64,6 +64,19 @@ export interface CommitSnapshot {
   views: SegmentView[];
 }
 
+/** The files of a pinned commit point (see IndexWriter.pinCommit). */
+export interface CommitSnapshotFiles {
+  generation: number;
+  docCount: number;
+  /** Caller data recorded with the commit (e.g. the last applied queue sequence number). */
+  userData: Record<string, string | number>;
+  /** Write-once files the commit references, relative to the index directory. */
+  files: string[];
+  /** The one commit log file of a copy of this commit. */
+  commitLog: { name: string; bytes: Uint8Array };
+  release(): void;
+}
+
 export class IndexWriter {
   private buffer: SegmentBuffer;
   private readonly pendings: Pending[] = [];
@@ -98,6 +111,8 @@ export class IndexWriter {
   onSegmentsChanged: (() => void) | null = null;
   /** Extra protection for file cleanup (segment ids used by live searchers). */
   inUseIds: () => Iterable<string> = () => [];
+  /** Commit points pinned by snapshots: their files stay until released. */
+  private readonly pinned = new Set<CommitPoint>();
 
   constructor(
     private readonly dir: Directory,
@@ -480,7 +495,28 @@ export class IndexWriter {
     for (const s of this.segments) ids.add(s.core.id);
     for (const p of this.pendings) ids.add(p.id);
     for (const id of this.inUseIds()) ids.add(id);
-    await removeUnusedFiles(this.dir, this.point, ids);
+    const keep = new Set<string>();
+    for (const point of this.pinned) for (const f of referencedFiles(point)) keep.add(f);
+    await removeUnusedFiles(this.dir, this.point, ids, keep);
+  }
+
+  /**
+   * Pins the last commit point (online backups): its write-once files (segments, deletions)
+   * are not removed until `release()`, and `commitLog` is a complete commit log holding only
+   * that point, so the files plus that log open as exactly this commit elsewhere.
+   */
+  pinCommit(): CommitSnapshotFiles {
+    this.checkOpen();
+    const point = this.point;
+    this.pinned.add(point);
+    return {
+      generation: point.generation,
+      docCount: point.docCount,
+      userData: { ...(point.userData ?? {}) },
+      files: [...referencedFiles(point)],
+      commitLog: { name: logFileName(1), bytes: encodeRecord(point) },
+      release: () => void this.pinned.delete(point),
+    };
   }
 
   /** Live documents of segments written with an older analysis version than ANALYSIS_VERSION. */

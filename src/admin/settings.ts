@@ -81,6 +81,7 @@ const VALUES: Record<Variable, (c: Config) => Value | undefined> = {
   CONNECTOR_SECRET: (c) => c.connectorSecret,
   CORS_ORIGINS: (c) => list(c.corsOrigins),
   METRICS_TOKEN: (c) => c.metricsToken,
+  BACKUP_DIR: (c) => c.backupDir ?? null,
 };
 
 export interface SettingView {

@@ -31,6 +31,7 @@ const ROUTES: Route[] = [
   ['DELETE', new RegExp(`^/api/admin/keys/${S}$`), 'key.revoke', (m) => m[1]],
   ['PUT', new RegExp(`^/api/admin/keys/${S}/expiry$`), 'key.expiry', (m) => m[1]],
   ['POST', /^\/api\/admin\/service-accounts$/, 'service_account.create', (_, b) => b?.name],
+  ['POST', /^\/api\/admin\/backups$/, 'backup.create', (_, b) => b?.name],
   ['POST', /^\/api\/admin\/settings\/check$/, 'settings.check', (_, b) => b?.target],
   ['POST', /^\/api\/admin\/agents$/, 'agent.create', (_, b) => b?.name],
   ['PUT', new RegExp(`^/api/admin/agents/${S}$`), 'agent.update', (m) => m[1]],

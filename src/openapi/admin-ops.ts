@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { CheckBody } from '../admin/settings.ts';
 import { AuditQuerySchema } from '../audit/audit.ts';
+import { CreateBackupBody } from '../backup/service.ts';
 import type { Operation } from './operations.ts';
 import type { SchemaRegistry } from './schema.ts';
 
@@ -22,6 +23,19 @@ const AuditRecord = v.object({
   target: str,
   details: v.record(v.string(), v.unknown()),
   request_id: v.optional(str),
+});
+
+const Backup = v.object({
+  name: str,
+  path: str,
+  format: num,
+  version: str,
+  started_at: str,
+  finished_at: str,
+  index: v.object({ generation: num, documents: num, files: num }),
+  queue: v.object({ files: num, bytes: num }),
+  files: num,
+  bytes: num,
 });
 
 const AnalyticsQuery = v.object({
@@ -82,6 +96,25 @@ export function adminOperations(r: SchemaRegistry): Operation[] {
       summary: 'Search analytics',
       query: AnalyticsQuery,
       ok: { description: 'The report for the period', schema: Report },
+    }),
+    op({
+      method: 'post',
+      path: '/api/admin/backups',
+      id: 'create_backup',
+      summary: 'Take an online backup under BACKUP_DIR',
+      description: 'A consistent snapshot while the server runs; restore with `enterprise-search restore DIR`.',
+      body: CreateBackupBody,
+      bodyOptional: true,
+      ok: { status: 201, description: 'The finished backup', schema: Backup },
+      errors: [409],
+    }),
+    op({
+      method: 'get',
+      path: '/api/admin/backups',
+      id: 'list_backups',
+      summary: 'Backups under BACKUP_DIR, newest first',
+      ok: { description: 'The backups', schema: v.object({ backups: v.array(Backup) }) },
+      errors: [409],
     }),
     op({
       method: 'get',

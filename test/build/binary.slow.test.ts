@@ -1,7 +1,8 @@
 /**
  * The single executable end to end: build it (src/build/binary.ts), copy it alone into an empty
  * folder, and run it there with a minimal environment (no repository, no node_modules, like
- * `env -i`). Checks --version and --help, then starts the server on a free port with a temporary
+ * `env -i`). Checks --version, --help and the operator commands (account, key, stats, backup,
+ * restore), then starts the server on a free port with a temporary
  * DATA_DIR and ADMIN_KEY, drives the admin and Indexing APIs over HTTP, extracts a PDF through
  * the extraction worker pool (web search, engine2 with deep_search, against a fake SearXNG and a
  * site on 127.0.0.1), and stops it with SIGTERM. All temporary files are removed.
@@ -35,8 +36,11 @@ function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: '/usr/bin:/bin', HOME: runDir, TMPDIR: join(runDir, 'tmp'), ...extra };
 }
 
-function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return promisify(execFile)(binary, args, { cwd: runDir, env: bareEnv() }).then(
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  return promisify(execFile)(binary, args, { cwd: runDir, env: bareEnv(env) }).then(
     (r) => ({ stdout: r.stdout, stderr: r.stderr, code: 0 }),
     (err: { stdout: string; stderr: string; code: number }) => ({
       stdout: err.stdout,
@@ -133,6 +137,28 @@ test('--help lists every configuration variable; an unknown argument exits with 
   const bad = await run(['--frobnicate']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown argument/);
+});
+
+test('the operator commands: an account and its key, stats, a backup and its restore', async () => {
+  const env = { DATA_DIR: join(runDir, 'cli-data'), LOG_LEVEL: 'warn' };
+  const account = await run(['account', 'create', 'ops@example.com', '--role', 'administrator'], env);
+  assert.equal(account.code, 0, account.stderr);
+  const key = await run(['key', 'create', 'ops@example.com'], env);
+  assert.equal(key.code, 0, key.stderr);
+  assert.match(JSON.parse(key.stdout).key, /^pk_/);
+  const stats = await run(['stats'], env);
+  assert.equal(stats.code, 0, stats.stderr);
+  assert.equal(JSON.parse(stats.stdout).index.documents, 0);
+  const backup = await run(['backup', join(runDir, 'cli-backup')], env);
+  assert.equal(backup.code, 0, backup.stderr);
+  const restore = await run(['restore', join(runDir, 'cli-backup')], {
+    ...env,
+    DATA_DIR: join(runDir, 'cli-restored'),
+  });
+  assert.equal(restore.code, 0, restore.stderr);
+  assert.equal(JSON.parse(restore.stdout).format, JSON.parse(backup.stdout).format);
+  const refused = await run(['restore', join(runDir, 'cli-backup')], env);
+  assert.equal(refused.code, 1, 'a non-empty DATA_DIR is refused');
 });
 
 test('from an empty folder: serves the admin, Indexing and search APIs, extracts PDF and DOCX in workers, stops on SIGTERM', async () => {

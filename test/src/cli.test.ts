@@ -56,3 +56,31 @@ test('unknown or extra arguments: a hint on stderr and exit code 2', () => {
     );
   }
 });
+
+test('operator commands: parsed with their options; malformed ones are usage errors (exit 2)', () => {
+  assert.deepEqual(parseCommandLine(['backup', '/srv/b']), {
+    action: 'command',
+    command: { name: 'backup', dir: '/srv/b' },
+  });
+  assert.deepEqual(parseCommandLine(['account', 'create', 'a@example.com', '--role', 'developer', '--name', 'A']), {
+    action: 'command',
+    command: { name: 'account-create', email: 'a@example.com', displayName: 'A', roles: ['developer'] },
+  });
+  assert.deepEqual(parseCommandLine(['key', 'create', 'a@example.com', '--expires-at', '2030-01-01T00:00:00Z']), {
+    action: 'command',
+    command: { name: 'key-create', email: 'a@example.com', expiresAt: '2030-01-01T00:00:00Z' },
+  });
+  for (const args of [
+    ['restore'],
+    ['restore', 'a', 'b'],
+    ['reindex', '--fast'],
+    ['account', 'create', 'a@example.com', '--role'],
+    ['account', 'create', 'a@example.com', '--role', 'root'],
+    ['service-account', 'create', '--expires-at', 'x'],
+  ]) {
+    const r = parseCommandLine(args);
+    assert.ok(r.action === 'print' && r.exitCode === 2 && /try --help/.test(r.text), args.join(' '));
+  }
+  assert.match(usage(), /^ {2}backup DIR/m);
+  assert.match(usage(), /^ {2}reindex/m);
+});

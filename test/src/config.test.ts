@@ -135,3 +135,15 @@ test('search budgets and scheduling: documented defaults, overrides, readable re
       /SEARCH_ACCOUNT_CONCURRENCY: SEARCH_ACCOUNT_CONCURRENCY must be a whole number/.test(err.message),
   );
 });
+
+test('BACKUP_DIR must lie outside DATA_DIR and not contain it', () => {
+  assert.equal(loadConfig({ DATA_DIR: '/srv/data', BACKUP_DIR: '/srv/backups' }).backupDir, '/srv/backups');
+  for (const BACKUP_DIR of ['/srv/data/backups', '/srv/data', '/srv', './data/b']) {
+    const DATA_DIR = BACKUP_DIR === './data/b' ? './data' : '/srv/data';
+    assert.throws(
+      () => loadConfig({ DATA_DIR, BACKUP_DIR }),
+      (err: unknown) => err instanceof ConfigError && /BACKUP_DIR: must lie outside DATA_DIR/.test(err.message),
+      BACKUP_DIR,
+    );
+  }
+});
