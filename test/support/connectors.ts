@@ -5,6 +5,7 @@
  * state in memory or on disk, an engine that commits every few milliseconds (a run waits for the
  * commit holding its documents), and helpers for the admin API, runs, file trees and searches.
  */
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -215,4 +216,27 @@ export function runConnectorCommand(dataDir: string, id: string, killAtDone?: nu
     });
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * The kill -9 scenario of the connector tests: `connector run <id>` three times, killed with SIGKILL
+ * once `step`, 2 × `step` and 3 × `step` items are done (a run that ends first must exit 0), then
+ * once to the end. Asserts at least one run was killed and the last one completed without failures;
+ * answers the last run's status.
+ */
+export async function killThreeTimesThenFinish(dataDir: string, id: string, step: number): Promise<any> {
+  let killed = 0;
+  for (let round = 0; round < 3; round++) {
+    // Items counted done were pushed and acknowledged (durable in the queue), recorded or not.
+    const end = await runConnectorCommand(dataDir, id, step * (round + 1));
+    if (end.signal === 'SIGKILL') killed++;
+    else assert.equal(end.code, 0, end.stderr);
+  }
+  assert.ok(killed >= 1, 'at least one run was killed midway');
+  const last = await runConnectorCommand(dataDir, id);
+  assert.equal(last.code, 0, last.stderr);
+  const final = JSON.parse(last.stdout);
+  assert.equal(final.state, 'completed');
+  assert.equal(final.counts.failed, 0);
+  return final;
 }

@@ -9,7 +9,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FsDirectory } from '../../../engine/index.ts';
-import { connectorHarness, runConnectorCommand, tempDir, writeTree } from '../../support/connectors.ts';
+import {
+  connectorHarness,
+  killThreeTimesThenFinish,
+  runConnectorCommand,
+  tempDir,
+  writeTree,
+} from '../../support/connectors.ts';
 
 test(
   'a connector run killed with SIGKILL resumes without losing or duplicating anything',
@@ -26,22 +32,10 @@ test(
       const c = await setup.create({ name: 'Kill', type: 'fileshares', datasource: 'kill', settings: { root } });
       await setup.close(false);
 
-      let killed = 0;
-      for (let round = 0; round < 3; round++) {
-        // Items counted done were pushed and acknowledged (durable in the queue), recorded or not.
-        const end = await runConnectorCommand(dataDir, c.id, 1000 * (round + 1));
-        if (end.signal === 'SIGKILL') killed++;
-        else assert.equal(end.code, 0, end.stderr);
-      }
-      assert.ok(killed >= 1, 'at least one run was killed midway');
-      const last = await runConnectorCommand(dataDir, c.id);
-      assert.equal(last.code, 0, last.stderr);
-      const final = JSON.parse(last.stdout);
-      assert.equal(final.state, 'completed');
-      assert.equal(final.counts.failed, 0);
+      const final = await killThreeTimesThenFinish(dataDir, c.id, 1000);
       assert.ok(
         final.counts.unchanged + final.counts.already_indexed >= 1000,
-        `the last run resumed: what the killed runs pushed is recorded or answered already_indexed (${JSON.stringify(final.counts)}, ${killed} killed)`,
+        `the last run resumed: what the killed runs pushed is recorded or answered already_indexed (${JSON.stringify(final.counts)})`,
       );
       assert.equal(final.counts.unchanged + final.counts.sent + final.counts.already_indexed, n);
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { connectorHarness, runConnectorCommand, tempDir } from '../../../support/connectors.ts';
+import { connectorHarness, tempDir, killThreeTimesThenFinish } from '../../../support/connectors.ts';
 import { makeRepo, startGitDaemon } from '../../../support/git.ts';
 
 test('a git run killed with SIGKILL resumes without losing or duplicating a file', { timeout: 600_000 }, async () => {
@@ -29,18 +29,7 @@ test('a git run killed with SIGKILL resumes without losing or duplicating a file
     });
     await setup.close(false);
 
-    let killed = 0;
-    for (let round = 0; round < 3; round++) {
-      const end = await runConnectorCommand(dataDir, c.id, 500 * (round + 1));
-      if (end.signal === 'SIGKILL') killed++;
-      else assert.equal(end.code, 0, end.stderr);
-    }
-    assert.ok(killed >= 1, 'at least one run was killed midway');
-    const last = await runConnectorCommand(dataDir, c.id);
-    assert.equal(last.code, 0, last.stderr);
-    const final = JSON.parse(last.stdout);
-    assert.equal(final.state, 'completed');
-    assert.equal(final.counts.failed, 0);
+    const final = await killThreeTimesThenFinish(dataDir, c.id, 500);
     assert.ok(final.counts.unchanged + final.counts.already_indexed >= 500, JSON.stringify(final.counts));
     assert.equal(final.counts.unchanged + final.counts.sent + final.counts.already_indexed, n);
 

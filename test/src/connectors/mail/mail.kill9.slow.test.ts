@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { test } from 'node:test';
-import { connectorHarness, runConnectorCommand, tempDir } from '../../../support/connectors.ts';
+import { connectorHarness, tempDir, killThreeTimesThenFinish } from '../../../support/connectors.ts';
 import { mailText, startDovecot } from '../../../support/dovecot.ts';
 
 test(
@@ -38,18 +38,7 @@ test(
       });
       await setup.close(false);
 
-      let killed = 0;
-      for (let round = 0; round < 3; round++) {
-        const end = await runConnectorCommand(dataDir, c.id, 500 * (round + 1));
-        if (end.signal === 'SIGKILL') killed++;
-        else assert.equal(end.code, 0, end.stderr);
-      }
-      assert.ok(killed >= 1, 'at least one run was killed midway');
-      const last = await runConnectorCommand(dataDir, c.id);
-      assert.equal(last.code, 0, last.stderr);
-      const final = JSON.parse(last.stdout);
-      assert.equal(final.state, 'completed');
-      assert.equal(final.counts.failed, 0);
+      const final = await killThreeTimesThenFinish(dataDir, c.id, 500);
       assert.equal(final.counts.deleted, 0);
       assert.ok(final.counts.unchanged + final.counts.already_indexed >= 500, JSON.stringify(final.counts));
       assert.equal(final.counts.unchanged + final.counts.sent + final.counts.already_indexed, n);
